@@ -1,0 +1,8 @@
+"""Compiler flags for squashlab's own code, in one place."""
+
+SQUASHLAB_COPTS = [
+    "-std=c++20",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+]
