@@ -1,0 +1,28 @@
+// This file implements the command line's error reporting: exit codes by
+// kind of failure, and messages of the form "squashlab: IMG: PATH: reason".
+#ifndef SQUASHLAB_CLI_CLI_STATUS_H_
+#define SQUASHLAB_CLI_CLI_STATUS_H_
+
+#include <string>
+
+#include "reader/status.h"
+
+namespace squashlab::cli {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitNotFound = 1,  // a path is not in the image
+  kExitUsage = 2,     // bad command line
+  kExitCorrupt = 3,   // the image is corrupt or uses something unsupported
+  kExitIo = 4,        // the host refused a read or a write
+};
+
+int ExitCodeFor(const Status& s);
+
+// Prints "squashlab: IMG: PATH: reason" (parts that are empty are left out)
+// to stderr and returns the exit code for s.
+int Fail(const std::string& image, const std::string& path, const Status& s);
+
+}  // namespace squashlab::cli
+
+#endif  // SQUASHLAB_CLI_CLI_STATUS_H_

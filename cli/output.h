@@ -1,0 +1,27 @@
+// This file implements small helpers for the command line's output: writing
+// all of a buffer to a file descriptor, and the worker-count option.
+#ifndef SQUASHLAB_CLI_OUTPUT_H_
+#define SQUASHLAB_CLI_OUTPUT_H_
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "reader/le_decode.h"
+#include "reader/status.h"
+
+namespace squashlab::cli {
+
+// Writes all bytes (at `offset` when offset >= 0, else at the current
+// position), retrying short writes and EINTR.
+Status WriteAll(int fd, ByteSpan bytes, off_t offset = -1);
+
+// The default number of decoding threads: the cores this process may use.
+int DefaultThreads();
+
+// Parses the value of "-p N" (1..256).
+bool ParseThreads(const std::string& s, int* out);
+
+}  // namespace squashlab::cli
+
+#endif  // SQUASHLAB_CLI_OUTPUT_H_

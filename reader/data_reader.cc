@@ -1,0 +1,76 @@
+// This file implements DataReader with a small shared cache of decoded
+// fragment blocks (many small files share one).
+#include "reader/data_reader.h"
+
+#include <cstring>
+
+namespace squashlab {
+
+DataReader::DataReader(std::shared_ptr<const ImageBytes> bytes, CompressorId compressor,
+                       uint32_t block_size)
+    : bytes_(std::move(bytes)), compressor_(compressor), block_size_(block_size) {}
+
+StatusOr<std::unique_ptr<DataReader::Context>> DataReader::NewContext() const {
+  auto ctx = std::make_unique<Context>();
+  SQL_ASSIGN_OR_RETURN(ctx->decompressor, NewDecompressor(compressor_));
+  return ctx;
+}
+
+StatusOr<size_t> DataReader::Decode(const StoredBlock& b, Context* ctx, uint8_t* out,
+                                    size_t capacity) const {
+  SQL_ASSIGN_OR_RETURN(ByteSpan stored, bytes_->Slice(b.start, b.stored_size));
+  if (!b.compressed) {
+    if (stored.size() > capacity) return Status::Corruption("uncompressed block too large");
+    std::memcpy(out, stored.data(), stored.size());
+    return stored.size();
+  }
+  auto n = ctx->decompressor->Decompress(stored, std::span<uint8_t>(out, capacity));
+  if (!n.ok()) return n.status().WithContext("block at " + std::to_string(b.start));
+  return *n;
+}
+
+StatusOr<DataReader::Fragment> DataReader::ReadFragment(const StoredBlock& b, Context* ctx) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = fragments_.begin(); it != fragments_.end(); ++it) {
+      if (it->first == b.start) {
+        fragments_.splice(fragments_.begin(), fragments_, it);
+        return it->second;
+      }
+    }
+  }
+  auto data = std::make_shared<std::vector<uint8_t>>(block_size_);
+  SQL_ASSIGN_OR_RETURN(size_t n, Decode(b, ctx, data->data(), data->size()));
+  data->resize(n);
+  Fragment f = std::move(data);
+  std::lock_guard<std::mutex> lock(mu_);
+  fragments_.emplace_front(b.start, f);
+  if (fragments_.size() > kFragmentCacheSize) fragments_.pop_back();
+  return f;
+}
+
+Status DataReader::ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx,
+                             uint8_t* out) const {
+  if (i >= layout.chunk_count()) return Status::OutOfRange("chunk index past the file");
+  const uint32_t len = layout.chunk_length(i);
+  if (i < layout.blocks.size()) {
+    const StoredBlock& b = layout.blocks[i];
+    if (b.stored_size == 0) {
+      std::memset(out, 0, len);
+      return Status::Ok();
+    }
+    SQL_ASSIGN_OR_RETURN(size_t n, Decode(b, ctx, out, len));
+    if (n != len)
+      return Status::Corruption("block at " + std::to_string(b.start) + " decodes to " +
+                                std::to_string(n) + " bytes, expected " + std::to_string(len));
+    return Status::Ok();
+  }
+  SQL_ASSIGN_OR_RETURN(Fragment f, ReadFragment(layout.fragment, ctx));
+  if (static_cast<uint64_t>(layout.tail_offset) + len > f->size())
+    return Status::Corruption("file tail runs past the end of fragment " +
+                              std::to_string(layout.fragment_index));
+  std::memcpy(out, f->data() + layout.tail_offset, len);
+  return Status::Ok();
+}
+
+}  // namespace squashlab
