@@ -1,0 +1,215 @@
+// This file implements Kernel: reports, the pointer and context checks every
+// API call makes, the object registries, and the quiescence invariants.
+#include "model/kernel.h"
+
+#include <cstdio>
+
+#include "model/bio.h"
+#include "model/buffer_head.h"
+#include "model/filemap.h"
+#include "model/page.h"
+#include "model/workqueue.h"
+
+namespace squashlab {
+namespace {
+thread_local Kernel* g_current = nullptr;
+
+std::string Hex16(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+}  // namespace
+
+Kernel::Kernel(KernelConfig config, Executor* executor) : config_(config), exec_(executor) {}
+
+Kernel::~Kernel() {
+  for (auto& p : pages_) delete[] p->data;
+  for (auto& b : bhs_) delete[] b->b_data;
+}
+
+Kernel& Kernel::Current() { return *g_current; }
+Kernel* Kernel::CurrentOrNull() { return g_current; }
+void Kernel::SetCurrent(Kernel* k) { g_current = k; }
+
+std::string Kernel::TaskName() {
+  Task* t = exec_->Current();
+  return t ? t->Comm() : "";
+}
+
+void Kernel::Record(ReportKind kind, std::string title, std::string body) {
+  std::lock_guard<std::mutex> l(report_mu_);
+  if (!report_.empty()) return;
+  report_.kind = kind;
+  report_.title = std::move(title);
+  report_.body = std::move(body);
+  report_.task = TaskName();
+  report_.step = exec_->Current() ? exec_->Steps() : -1;
+}
+
+void Kernel::Bug(ReportKind kind, std::string title, std::string body) {
+  Record(kind, std::move(title), std::move(body));
+  exec_->OnReport();
+  throw TaskOops{};
+}
+
+bool Kernel::reported() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return !report_.empty();
+}
+
+Report Kernel::report() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return report_;
+}
+
+void Kernel::MightSleep(const char* fn) {
+  Task* t = exec_->Current();
+  if (t == nullptr || !t->atomic()) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "BUG: scheduling while atomic: %s/%d/0x%08x\nin %s: in_atomic(): 1, "
+                "irqs_disabled(): %d, in_interrupt(): %d",
+                t->spec.name.c_str(), t->id, t->preempt_count, fn, t->irqs_disabled > 0,
+                t->in_interrupt());
+  Bug(ReportKind::kSchedulingWhileAtomic, "BUG: scheduling while atomic", buf);
+}
+
+void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, const char* fn,
+                   uint64_t arg) {
+  if (cond()) return;
+  Task* t = exec_->Current();
+  if (t == nullptr) Bug(ReportKind::kBadContext, "BUG: sleeping outside any task", fn);
+  t->blocked_in = fn;
+  t->blocked_arg = arg;
+  exec_->WaitEvent(wq, cond);
+  t->blocked_in = "";
+}
+
+void Kernel::CheckPtr(const void* p, const char* fn) {
+  uint64_t a = reinterpret_cast<uintptr_t>(p);
+  std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
+  if (a < 4096) {
+    Bug(ReportKind::kNullDereference,
+        "BUG: unable to handle kernel NULL pointer dereference in " + std::string(fn),
+        "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) + "\n" + at +
+            "\nOops: 0000 [#1] SMP");
+  }
+  if ((a >> 16) == (kPoisonFreePtr >> 16)) {
+    Bug(ReportKind::kGeneralProtection,
+        "general protection fault (POISON_FREE pointer) in " + std::string(fn),
+        "general protection fault: 0000 [#1] SMP\n" + at + "\naddress " + Hex16(a) +
+            " is POISON_FREE: a pointer read from freed memory");
+  }
+  if ((a >> 16) == (kPoisonInusePtr >> 16)) {
+    Bug(ReportKind::kUninitValue, "BUG: KMSAN: uninit-value in " + std::string(fn),
+        "BUG: KMSAN: uninit-value in " + std::string(fn) + "\naddress " + Hex16(a) +
+            " is POISON_INUSE: a never-initialised field of a kmalloc'd object");
+  }
+}
+
+page* Kernel::AllocPage() {
+  std::lock_guard<std::mutex> l(tree_lock_);
+  auto p = std::make_unique<page>();
+  p->pfn = pages_.size();
+  p->data = new char[PAGE_SIZE];
+  std::fill(p->data, p->data + PAGE_SIZE, static_cast<char>(POISON_INUSE));
+  p->_count.store(1);
+  p->freed = false;
+  pages_.push_back(std::move(p));
+  return pages_.back().get();
+}
+
+buffer_head* Kernel::AllocBufferHead(size_t size) {
+  auto b = std::make_unique<buffer_head>();
+  b->b_size = size;
+  b->b_data = new char[size];
+  bhs_.push_back(std::move(b));
+  return bhs_.back().get();
+}
+
+bio* Kernel::AllocBio() {
+  std::lock_guard<std::mutex> l(tree_lock_);
+  auto b = std::make_unique<bio>();
+  b->id = bios_.size();
+  bios_.push_back(std::move(b));
+  return bios_.back().get();
+}
+
+void Kernel::FreeBio(bio* b) {
+  std::lock_guard<std::mutex> l(tree_lock_);
+  b->freed = true;
+}
+
+void Kernel::CheckQuiescence() {
+  for (auto& fn : at_quiescence_) {
+    fn();
+    if (reported()) return;
+  }
+  CheckPagesAtQuiescence();
+  if (!reported()) CheckLeaksAtQuiescence();
+}
+
+void Kernel::CheckPagesAtQuiescence() {
+  for (auto& p : pages_) {
+    if (p->freed) continue;
+    unsigned long f = p->flags.load();
+    int expected = p->mapping ? 1 : 0;
+    if (f & (1UL << PG_locked)) {
+      return Record(ReportKind::kQuiescence, "page left locked at quiescence",
+                    dump_page(p.get()) + "\nno task will ever unlock it: readers sleep forever");
+    }
+    if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error))) {
+      return Record(ReportKind::kQuiescence, "page cache page neither uptodate nor error",
+                    dump_page(p.get()));
+    }
+    if (p->_count.load() != expected) {
+      return Record(ReportKind::kLeak, "page reference leak at quiescence",
+                    dump_page(p.get()) + "\nexpected count " + std::to_string(expected) +
+                        (expected ? " (the page cache's reference)" : ""));
+    }
+  }
+}
+
+void Kernel::CheckLeaksAtQuiescence() {
+  for (auto& b : bhs_) {
+    if (b->b_count.load() != 0)
+      return Record(ReportKind::kLeak, "buffer_head reference leak at quiescence",
+                    dump_buffer(b.get()));
+    if (buffer_locked(b.get()))
+      return Record(ReportKind::kQuiescence, "buffer left locked at quiescence",
+                    dump_buffer(b.get()));
+  }
+  for (auto& b : bios_) {
+    if (!b->freed)
+      return Record(ReportKind::kLeak, "bio leak at quiescence",
+                    "bio " + std::to_string(b->id) + " never bio_put");
+  }
+  for (auto& [w, st] : works_) {
+    if (st.queued || st.running)
+      return Record(ReportKind::kQuiescence, "work item still queued at quiescence", "");
+  }
+  auto live = heap_.Live();
+  if (live.empty()) return;
+  std::string body = "kmemleak: " + std::to_string(live.size()) + " new suspected memory leaks\n";
+  for (auto& [addr, obj] : live) {
+    body += "unreferenced object 0x" + Hex16(addr) + " (size " + std::to_string(obj.size) +
+            "):\n  comm \"" + obj.comm + "\"\n  backtrace: kmalloc from " + obj.site + "\n";
+  }
+  Record(ReportKind::kLeak, "kmemleak: suspected memory leak", body);
+}
+
+void model_bug_at(const char* file, int line, const char* cond) {
+  Kernel::Current().Bug(ReportKind::kAssertion,
+                        std::string("kernel BUG at ") + file + ":" + std::to_string(line) + "!",
+                        std::string("kernel BUG at ") + file + ":" + std::to_string(line) +
+                            "!\ninvalid opcode: 0000 [#1] SMP\nBUG_ON(" + cond + ")");
+}
+
+void model_point(const char* what) { Kernel::Current().Point(what, 0); }
+
+void model_charge(CostKind kind, uint64_t units, const char* codec) {
+  Kernel::Current().exec().Charge(kind, units, codec);
+}
+
+}  // namespace squashlab

@@ -1,0 +1,163 @@
+// This file implements Kernel: the emulated kernel of one run — its executor,
+// its object registries (pages, buffer heads, bios, work items, the kmalloc
+// heap), its hashed wait queues, and the generic checker that turns every
+// contract violation into one kernel-style Report.
+#ifndef SQUASHLAB_MODEL_KERNEL_H_
+#define SQUASHLAB_MODEL_KERNEL_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "model/executor.h"
+#include "model/report.h"
+#include "model/slab.h"
+#include "model/wait_queue.h"
+
+namespace squashlab {
+
+struct page;
+struct address_space;
+struct buffer_head;
+struct bio;
+struct work_struct;
+struct block_device;
+
+struct KernelConfig {
+  int ncpus = 2;
+  bool preempt_rt = false;   // local_lock is a sleeping per-CPU lock
+  long max_steps = 1000000;  // a run longer than this is reported (livelock)
+};
+
+// Where a work item is: queued (pending, not started) or running.
+struct WorkState {
+  bool queued = false;
+  int running = 0;       // workers executing it now
+  int runner_id = -1;    // the task running it (self-free is legal)
+};
+
+class Kernel {
+ public:
+  Kernel(KernelConfig config, Executor* executor);
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // The kernel of the run on this thread (the kernel's `current`). Set by
+  // KernelScope; executors set it on their worker threads.
+  static Kernel& Current();
+  static Kernel* CurrentOrNull();
+  static void SetCurrent(Kernel* k);
+
+  const KernelConfig& config() const { return config_; }
+  Executor& exec() { return *exec_; }
+  Task* current_task() { return exec_->Current(); }
+  Task* Spawn(TaskSpec spec) { return exec_->Spawn(std::move(spec)); }
+  void Charge(CostKind kind, uint64_t units = 1) { exec_->Charge(kind, units); }
+
+  // --- reports -----------------------------------------------------------
+  // Records the report (the first one of a run wins) and ends the current
+  // task's run the way an oops does: by throwing TaskOops.
+  [[noreturn]] void Bug(ReportKind kind, std::string title, std::string body);
+  // Records without unwinding (quiescence checks, warnings).
+  void Record(ReportKind kind, std::string title, std::string body);
+  bool reported() const;
+  Report report() const;
+  // A scheduling point; cheap no-op outside tasks.
+  void Point(const char* op, uint64_t arg = 0) { exec_->Point(op, arg); }
+  // "BUG: scheduling while atomic" when the current task may not sleep.
+  void MightSleep(const char* fn);
+  // Sleeps on wq until cond() (the caller made the scheduling point and the
+  // might-sleep check); `fn`/`arg` name the wait in hung-task reports.
+  void Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, const char* fn,
+             uint64_t arg);
+  void Wake(wait_queue_head_t& wq) { exec_->WakeUp(wq); }
+  // NULL / poison / freed-object checks on a pointer passed to `fn`.
+  void CheckPtr(const void* p, const char* fn);
+
+  // --- registries -------------------------------------------------------
+  std::mutex& tree_lock() { return tree_lock_; }  // guards registries
+  Heap& heap() { return heap_; }
+  wait_queue_head_t& HashedWaitqueue(uint64_t key) { return waitq_[key % kWaitqueues]; }
+  page* AllocPage();
+  const std::vector<std::unique_ptr<page>>& pages() const { return pages_; }
+  std::vector<address_space*>& mappings() { return mappings_; }
+  std::map<std::pair<const block_device*, uint64_t>, buffer_head*>& buffer_cache() {
+    return bh_cache_;
+  }
+  buffer_head* AllocBufferHead(size_t size);
+  bio* AllocBio();
+  void FreeBio(bio* b);
+  std::map<const work_struct*, WorkState>& works() { return works_; }
+  int NextWorkerId() { return next_worker_++; }
+
+  // Objects a scenario owns for the run's lifetime (destroyed with Kernel).
+  template <typename T, typename... Args>
+  T* New(Args&&... args) {
+    auto owned = std::make_shared<T>(std::forward<Args>(args)...);
+    T* raw = owned.get();
+    arena_.push_back(std::move(owned));
+    return raw;
+  }
+  // Runs at quiescence, before the generic checks (the scenario's oracle,
+  // and its release of setup references).
+  void AtQuiescence(std::function<void()> fn) { at_quiescence_.push_back(std::move(fn)); }
+  // Runs the hooks, then every quiescence invariant. Records the first failure.
+  void CheckQuiescence();
+
+ private:
+  static constexpr int kWaitqueues = 64;
+  void CheckPagesAtQuiescence();
+  void CheckLeaksAtQuiescence();
+  std::string TaskName();
+  long Step();
+
+  KernelConfig config_;
+  Executor* exec_;
+  mutable std::mutex report_mu_;
+  Report report_;
+  std::mutex tree_lock_;
+  Heap heap_;
+  wait_queue_head_t waitq_[kWaitqueues];
+  std::vector<std::unique_ptr<page>> pages_;
+  std::vector<address_space*> mappings_;
+  std::map<std::pair<const block_device*, uint64_t>, buffer_head*> bh_cache_;
+  std::vector<std::unique_ptr<buffer_head>> bhs_;
+  std::vector<std::unique_ptr<bio>> bios_;
+  std::map<const work_struct*, WorkState> works_;
+  int next_worker_ = 0;
+  std::vector<std::shared_ptr<void>> arena_;
+  std::vector<std::function<void()>> at_quiescence_;
+};
+
+// Makes `k` the current kernel of this thread for the scope's lifetime.
+class KernelScope {
+ public:
+  explicit KernelScope(Kernel* k) : saved_(Kernel::CurrentOrNull()) { Kernel::SetCurrent(k); }
+  ~KernelScope() { Kernel::SetCurrent(saved_); }
+
+ private:
+  Kernel* saved_;
+};
+
+// BUG_ON / WARN_ON for model, variant and scenario code: a failed condition
+// is reported as the kernel does ("kernel BUG at file:line!").
+void model_bug_at(const char* file, int line, const char* cond);
+#define BUG_ON(cond)                                                    \
+  do {                                                                  \
+    if (cond) ::squashlab::model_bug_at(__FILE__, __LINE__, #cond);     \
+  } while (0)
+#define BUG() ::squashlab::model_bug_at(__FILE__, __LINE__, "BUG()")
+
+// An explicit scheduling point for plain-memory code the API cannot see.
+void model_point(const char* what);
+// Charges simulate-mode cost from variant code (decompression, memcpy).
+void model_charge(CostKind kind, uint64_t units, const char* codec = nullptr);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_KERNEL_H_

@@ -1,0 +1,44 @@
+// This file implements RamDisk, the simplest BlockDriver: it serves bios from
+// bytes in memory, completing each from its own interrupt-context task, with
+// an optional fault hook (-EIO per bio). The real devices live in hw_emul/.
+#ifndef SQUASHLAB_MODEL_RAM_DISK_H_
+#define SQUASHLAB_MODEL_RAM_DISK_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/bio.h"
+#include "model/block_device.h"
+
+namespace squashlab {
+
+class RamDisk : public BlockDriver {
+ public:
+  // `bytes` is the medium; the disk keeps a copy.
+  explicit RamDisk(std::vector<unsigned char> bytes, std::string name = "ram0");
+  RamDisk(const RamDisk&) = delete;
+  RamDisk& operator=(const RamDisk&) = delete;
+
+  block_device* bdev() { return &bdev_; }
+  // Returns the error a bio completes with (0, -EIO); consulted per bio.
+  void set_fault(std::function<int(const bio*)> fault) { fault_ = std::move(fault); }
+  // Completion latency charged in virtual time (simulate).
+  void set_latency_ns(uint64_t ns) { latency_ns_ = ns; }
+  long completed() const { return completed_; }
+
+  void submit(bio* b) override;
+
+ private:
+  void Complete(bio* b);
+
+  std::vector<unsigned char> bytes_;
+  block_device bdev_;
+  std::function<int(const bio*)> fault_;
+  uint64_t latency_ns_ = 0;
+  long completed_ = 0;
+};
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_RAM_DISK_H_

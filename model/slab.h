@@ -1,0 +1,77 @@
+// This file implements Heap, the slab allocator of one run, and the kernel's
+// kmalloc / kzalloc / kcalloc / kfree over it. As SLUB debugging does, new
+// objects are filled with POISON_INUSE (0x5a) and freed ones with POISON_FREE
+// (0x6b); freed memory is quarantined for the whole run (never reused), so a
+// stale pointer always lands on poison or on a known-freed object.
+#ifndef SQUASHLAB_MODEL_SLAB_H_
+#define SQUASHLAB_MODEL_SLAB_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <source_location>
+#include <string>
+#include <vector>
+
+namespace squashlab {
+
+inline constexpr unsigned char POISON_INUSE = 0x5a;
+inline constexpr unsigned char POISON_FREE = 0x6b;
+inline constexpr uint64_t kPoisonFreePtr = 0x6b6b6b6b6b6b6b6bULL;
+inline constexpr uint64_t kPoisonInusePtr = 0x5a5a5a5a5a5a5a5aULL;
+
+using gfp_t = unsigned;
+inline constexpr gfp_t GFP_KERNEL = 0xd0;
+inline constexpr gfp_t GFP_NOFS = 0x50;
+inline constexpr gfp_t GFP_ATOMIC = 0x20;
+
+struct HeapObject {
+  size_t size = 0;
+  bool freed = false;
+  uint64_t id = 0;
+  std::string site;   // the allocating function
+  std::string comm;   // the allocating task
+};
+
+// Not thread-safe: the Kernel's tree_lock guards it.
+class Heap {
+ public:
+  Heap() = default;
+  ~Heap();
+  Heap(const Heap&) = delete;
+  Heap& operator=(const Heap&) = delete;
+
+  void* Alloc(size_t size, bool zero, std::string site, std::string comm);
+  enum class FreeResult { kOk, kDoubleFree, kInvalid };
+  // Poisons and quarantines the object starting at p.
+  FreeResult Free(void* p, size_t* size_out);
+  // The object containing address p (live or freed), or nullptr.
+  const HeapObject* Find(const void* p, uintptr_t* base) const;
+  // Objects never freed, in allocation order.
+  std::vector<std::pair<uintptr_t, HeapObject>> Live() const;
+
+ private:
+  std::map<uintptr_t, HeapObject> objects_;
+  uint64_t next_id_ = 0;
+};
+
+void* kmalloc(size_t size, gfp_t flags,
+              std::source_location loc = std::source_location::current());
+void* kzalloc(size_t size, gfp_t flags,
+              std::source_location loc = std::source_location::current());
+void* kcalloc(size_t n, size_t size, gfp_t flags,
+              std::source_location loc = std::source_location::current());
+// Reports a double free, an invalid free, and freeing an object that holds a
+// queued (or, from another task, running) work_struct.
+void kfree(const void* p);
+
+// KASAN's explicit checks, for variant code reading fields of kmalloc'd
+// objects: reports use-after-free when [p, p+size) lies in a freed object.
+void kasan_check_read(const void* p, size_t size,
+                      std::source_location loc = std::source_location::current());
+void kasan_check_write(const void* p, size_t size,
+                       std::source_location loc = std::source_location::current());
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_SLAB_H_
