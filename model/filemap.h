@@ -5,6 +5,7 @@
 #ifndef SQUASHLAB_MODEL_FILEMAP_H_
 #define SQUASHLAB_MODEL_FILEMAP_H_
 
+#include <cerrno>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -16,10 +17,8 @@ namespace squashlab {
 struct page;
 using pgoff_t = unsigned long;
 
-inline constexpr int EIO = 5;
-inline constexpr int ENOMEM = 12;
-inline constexpr int EEXIST = 17;
-inline constexpr int EINVAL = 22;
+// EIO, ENOMEM, EEXIST, EINVAL: the C library's <cerrno> values, which are
+// the kernel's.
 
 struct address_space {
   std::map<pgoff_t, page*> page_tree;  // guarded by the kernel's tree_lock

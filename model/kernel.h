@@ -31,6 +31,7 @@ struct KernelConfig {
   int ncpus = 2;
   bool preempt_rt = false;   // local_lock is a sleeping per-CPU lock
   long max_steps = 1000000;  // a run longer than this is reported (livelock)
+  uint64_t seed = 1;         // the run's seed: fault plans draw from it
 };
 
 // Where a work item is: queued (pending, not started) or running.

@@ -106,7 +106,13 @@ void get_page(page* p) {
 }
 
 void put_page(page* p) {
-  Enter(p, "put_page");
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(p, "put_page");
+  k.Point("put_page", p->pfn);
+  // A freed page has count 0: the kernel reports the refcount, not the free.
+  if (p->magic == kPageMagic && p->_count.load() <= 0)
+    VmBugOnPage(p, "put_page", "atomic_read(&page->_count) == 0");
+  CheckPage(p, "put_page");
   int old = p->_count.fetch_sub(1);
   if (old <= 0) {
     p->_count.fetch_add(1);

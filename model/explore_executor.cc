@@ -1,0 +1,214 @@
+// This file implements the explore executor's run loop.
+#include "model/explore_executor.h"
+
+#include <algorithm>
+
+#include "model/kernel.h"
+#include "model/wait_queue.h"
+
+namespace squashlab {
+namespace {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr size_t kStackSize = 1 << 20;
+#else
+constexpr size_t kStackSize = 256 << 10;
+#endif
+}  // namespace
+
+ExploreExecutor::ExploreExecutor() : stacks_(kStackSize) {}
+ExploreExecutor::~ExploreExecutor() { KillAll(); }
+
+void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
+  KillAll();
+  slots_.clear();
+  strategy_ = strategy;
+  record_trace_ = record_trace;
+  current_ = nullptr;
+  stopping_ = false;
+  steps_ = 0;
+  switches_ = 0;
+  preemptions_ = 0;
+  choices_.clear();
+  trace_ = ScheduleTrace{};
+}
+
+Task* ExploreExecutor::Spawn(TaskSpec spec) {
+  auto slot = std::make_unique<Slot>();
+  Slot* s = slot.get();
+  s->task.id = static_cast<int>(slots_.size());
+  Kernel* k = Kernel::CurrentOrNull();
+  int ncpus = k ? k->config().ncpus : 1;
+  s->task.cpu = spec.cpu >= 0 ? spec.cpu % ncpus : s->task.id % ncpus;
+  s->task.spec = std::move(spec);
+  s->fiber = std::make_unique<Fiber>(&stacks_, [this, s] { Body(s); });
+  slots_.push_back(std::move(slot));
+  if (record_trace_) trace_.task_names.push_back(s->task.Comm());
+  if (strategy_) strategy_->OnSpawn(s->task.id);
+  return &s->task;
+}
+
+void ExploreExecutor::Body(Slot* s) {
+  if (stopping_) return;
+  try {
+    s->task.spec.body();
+  } catch (const TaskOops&) {
+  }
+}
+
+void ExploreExecutor::Point(const char* op, uint64_t arg) {
+  Slot* s = current_;
+  if (s == nullptr) return;  // setup and quiescence code run outside tasks
+  s->pending_op = op;
+  s->pending_arg = arg;
+  s->fiber->Suspend();
+  if (stopping_) throw TaskOops{};
+}
+
+void ExploreExecutor::WaitEvent(wait_queue_head_t& wq, const std::function<bool()>& cond) {
+  Slot* s = current_;
+  while (!cond()) {
+    s->task.state = TaskState::kBlocked;
+    s->task.blocked_on = &wq;
+    wq.waiters.push_back(&s->task);
+    s->pending_op = s->task.blocked_in;
+    s->woken = true;
+    s->fiber->Suspend();
+    if (stopping_) throw TaskOops{};
+  }
+}
+
+void ExploreExecutor::WakeUp(wait_queue_head_t& wq) {
+  for (Task* t : wq.waiters) {
+    if (t->state == TaskState::kBlocked && t->blocked_on == &wq) {
+      t->state = TaskState::kRunnable;
+      t->blocked_on = nullptr;
+    }
+  }
+  wq.waiters.clear();
+}
+
+// A task cannot run while another task on its CPU is inside an interrupt
+// handler or a non-preemptible section (an interrupt may still come in
+// unless interrupts are off).
+bool ExploreExecutor::Gated(const Slot& s) const {
+  for (const auto& o : slots_) {
+    const Task& u = o->task;
+    if (&u == &s.task || u.cpu != s.task.cpu || u.state == TaskState::kDone || !u.started) continue;
+    if (u.in_interrupt()) return true;
+    if (u.irqs_disabled > 0) return true;
+    if (u.preempt_count > 0 && !s.task.in_interrupt()) return true;
+  }
+  return false;
+}
+
+void ExploreExecutor::Enabled(std::vector<int>* out) const {
+  out->clear();
+  bool any_atomic = false;
+  for (const auto& s : slots_) {
+    const Task& t = s->task;
+    if (t.state == TaskState::kDone) continue;
+    if (t.started && (t.atomic())) any_atomic = true;
+  }
+  for (const auto& s : slots_) {
+    if (s->task.state != TaskState::kRunnable) continue;
+    if (any_atomic && Gated(*s)) continue;
+    out->push_back(s->task.id);
+  }
+}
+
+void ExploreExecutor::RunSlice(int id, bool preempted) {
+  Slot* s = slots_[id].get();
+  if (record_trace_) {
+    TraceEvent e;
+    e.step = steps_;
+    e.task = id;
+    e.cpu = s->task.cpu;
+    e.op = s->pending_op;
+    e.arg = s->pending_arg;
+    e.ts_ns = static_cast<uint64_t>(steps_);
+    e.preempted = preempted;
+    e.woken = s->woken;
+    trace_.events.push_back(e);
+  }
+  s->woken = false;
+  steps_++;
+  switches_++;
+  s->task.started = true;
+  current_ = s;
+  s->fiber->Resume();
+  current_ = nullptr;
+  if (s->fiber->finished()) {
+    s->task.state = TaskState::kDone;
+    s->fiber.reset();  // the stack goes back to the pool
+  }
+}
+
+void ExploreExecutor::ReportHang(Kernel& kernel) {
+  std::string body;
+  const Task* first = nullptr;
+  for (const auto& s : slots_) {
+    const Task& t = s->task;
+    if (t.state != TaskState::kBlocked) continue;
+    if (first == nullptr) first = &t;
+    body += "INFO: task " + t.Comm() + " blocked for more than 120 seconds.\n" +
+            "      Not tainted 3.13.0-squashlab\n" + t.spec.name + "  D  in " + t.blocked_in +
+            "(" + std::to_string(t.blocked_arg) + ")\n";
+  }
+  if (first == nullptr) {
+    body = "every remaining task waits for a CPU held by a non-preemptible section";
+    for (const auto& s : slots_)
+      if (s->task.state != TaskState::kDone) first = first ? first : &s->task;
+  }
+  kernel.Record(ReportKind::kHungTask,
+                "INFO: task " + first->spec.name + " blocked for more than 120 seconds.", body);
+}
+
+RunOutcome ExploreExecutor::Run(Kernel& kernel) {
+  int last = -1;
+  while (!stopping_) {
+    Enabled(&enabled_);
+    if (enabled_.empty()) {
+      bool live = std::any_of(slots_.begin(), slots_.end(),
+                              [](const auto& s) { return s->task.state != TaskState::kDone; });
+      if (live) ReportHang(kernel);
+      break;
+    }
+    bool last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(), last) != enabled_.end();
+    int pick = enabled_[0];
+    if (enabled_.size() > 1) {
+      pick = strategy_->Pick(enabled_, last, last_enabled, steps_);
+      choices_.push_back(pick);
+    }
+    bool preempted = last_enabled && pick != last;
+    if (preempted) preemptions_++;
+    RunSlice(pick, preempted);
+    last = pick;
+    if (steps_ > kernel.config().max_steps && !kernel.reported()) {
+      kernel.Record(ReportKind::kStepLimit, "squashlab: run exceeded its step budget",
+                    "more than " + std::to_string(kernel.config().max_steps) + " steps (livelock?)");
+      stopping_ = true;
+    }
+  }
+  RunOutcome out;
+  out.completed = !stopping_ && !kernel.reported();
+  out.steps = steps_;
+  out.end_ns = static_cast<uint64_t>(steps_);
+  KillAll();
+  return out;
+}
+
+// Unwinds every unfinished task (each throws TaskOops at its next point).
+void ExploreExecutor::KillAll() {
+  stopping_ = true;
+  for (auto& s : slots_) {
+    while (s->fiber && !s->fiber->finished()) {
+      current_ = s.get();
+      s->fiber->Resume();
+      current_ = nullptr;
+    }
+    s->task.state = TaskState::kDone;
+    s->fiber.reset();
+  }
+}
+
+}  // namespace squashlab

@@ -1,0 +1,75 @@
+// This file implements ExploreExecutor: tasks run one at a time as fibers;
+// every kernel-API call is a scheduling point where a Strategy picks who
+// runs next. Per run it records the choices (for replay tokens), the
+// preemptions, and optionally the ScheduleTrace.
+#ifndef SQUASHLAB_MODEL_EXPLORE_EXECUTOR_H_
+#define SQUASHLAB_MODEL_EXPLORE_EXECUTOR_H_
+
+#include <memory>
+#include <vector>
+
+#include "model/executor.h"
+#include "model/fiber.h"
+#include "model/schedule_trace.h"
+#include "model/strategy.h"
+
+namespace squashlab {
+
+class ExploreExecutor : public Executor {
+ public:
+  ExploreExecutor();
+  ~ExploreExecutor() override;
+
+  // Starts a new run: forgets all tasks. Call before the scenario's setup.
+  void Reset(Strategy* strategy, bool record_trace);
+
+  Task* Spawn(TaskSpec spec) override;
+  Task* Current() override { return current_ ? &current_->task : nullptr; }
+  void Point(const char* op, uint64_t arg) override;
+  void WaitEvent(wait_queue_head_t& wq, const std::function<bool()>& cond) override;
+  void WakeUp(wait_queue_head_t& wq) override;
+  void Charge(CostKind, uint64_t, const char*) override {}
+  void Delay(uint64_t) override { Point("delay", 0); }
+  uint64_t NowNs() override { return static_cast<uint64_t>(steps_); }
+  long Steps() override { return steps_; }
+  void OnReport() override { stopping_ = true; }
+  RunOutcome Run(Kernel& kernel) override;
+  const char* Name() const override { return "explore"; }
+
+  const std::vector<int>& choices() const { return choices_; }
+  int preemptions() const { return preemptions_; }
+  long switches() const { return switches_; }
+  ScheduleTrace& trace() { return trace_; }
+
+ private:
+  struct Slot {
+    Task task;
+    std::unique_ptr<Fiber> fiber;
+    const char* pending_op = "start";
+    uint64_t pending_arg = 0;
+    bool woken = false;
+  };
+  void Enabled(std::vector<int>* out) const;
+  bool Gated(const Slot& s) const;
+  void RunSlice(int id, bool preempted);
+  void ReportHang(Kernel& kernel);
+  void KillAll();
+  void Body(Slot* s);
+
+  StackPool stacks_;
+  Strategy* strategy_ = nullptr;
+  bool record_trace_ = false;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  Slot* current_ = nullptr;
+  bool stopping_ = false;
+  long steps_ = 0;
+  long switches_ = 0;
+  int preemptions_ = 0;
+  std::vector<int> choices_;
+  std::vector<int> enabled_;
+  ScheduleTrace trace_;
+};
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_EXPLORE_EXECUTOR_H_

@@ -1,0 +1,105 @@
+// This file implements exploration runs, replay and the failure listing.
+#include "model/explorer.h"
+
+#include <chrono>
+
+#include "model/exhaustive_strategy.h"
+#include "model/kernel.h"
+#include "model/replay_strategy.h"
+#include "model/rng.h"
+
+namespace squashlab {
+
+std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt) {
+  if (opt.strategy == "random") return MakeRandomStrategy();
+  if (opt.strategy == "exhaustive") return std::make_unique<ExhaustiveStrategy>(opt.preemption_bound);
+  return MakePctStrategy(opt.pct_depth, opt.pct_steps);
+}
+
+RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace) {
+  strategy.BeginRun(seed);
+  exec_.Reset(&strategy, trace);
+  KernelConfig config = sc.config;
+  config.seed = seed;
+  RunResult r;
+  {
+    Kernel kernel(config, &exec_);
+    KernelScope scope(&kernel);
+    RunOutcome out;
+    try {
+      sc.setup(kernel);
+      out = exec_.Run(kernel);
+      if (out.completed) kernel.CheckQuiescence();
+    } catch (const TaskOops&) {
+      // setup or a quiescence hook hit a report; it is recorded
+    }
+    r.report = kernel.report();
+    r.completed = out.completed && r.report.empty();
+  }
+  r.steps = exec_.Steps();
+  r.preemptions = exec_.preemptions();
+  r.switches = exec_.switches();
+  r.seed = seed;
+  r.strategy = strategy.Name();
+  r.choices = exec_.choices();
+  if (trace) r.trace = std::move(exec_.trace());
+  r.more = strategy.EndRun(r.steps);
+  return r;
+}
+
+ExploreResult Explorer::Explore(const Scenario& sc, const ExploreOptions& opt) {
+  ExploreResult res;
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<Strategy> strategy = MakeStrategy(opt);
+  bool exhaustive = opt.strategy == "exhaustive";
+  // Exhaustive search is one sequence; only shard 0 walks it.
+  if (exhaustive && opt.shard.index != 0) return res;
+  for (long run = 0; run < opt.max_runs; run++) {
+    if (!exhaustive && !opt.shard.Owns(run)) continue;
+    uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, run);
+    RunResult r = RunOnce(sc, *strategy, seed, false);
+    res.runs++;
+    res.switches += r.switches;
+    if (r.failed()) {
+      res.found = true;
+      res.first_failing_run = static_cast<int>(run);
+      // Re-run by replay to get the trace of exactly this schedule.
+      res.failure = Replay(sc, r.Token(sc.name));
+      res.failure.strategy = r.strategy;
+      res.minimised = opt.minimise ? Minimise(sc, res.failure, opt.minimise_budget) : res.failure;
+      break;
+    }
+    if (!r.more) {
+      res.exhausted = true;
+      break;
+    }
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (opt.max_seconds > 0 && secs > opt.max_seconds) break;
+  }
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return res;
+}
+
+RunResult Explorer::Replay(const Scenario& sc, const ReplayToken& token, bool trace) {
+  auto replay = MakeReplayStrategy(token.choices);
+  RunResult r = RunOnce(sc, *replay, token.seed, trace);
+  r.strategy = token.strategy;
+  return r;
+}
+
+std::string Explorer::FormatFailure(const Scenario& sc, const ExploreResult& r) {
+  if (!r.found) return "no violation in " + std::to_string(r.runs) + " runs\n";
+  const RunResult& m = r.minimised;
+  std::string out = m.report.ToString();
+  out += "scenario: " + sc.name + "\nseed: " + std::to_string(m.seed) + "\n";
+  out += "found at run " + std::to_string(r.first_failing_run) + " by " + r.failure.strategy +
+         " (" + std::to_string(r.failure.preemptions) + " preemptions, " +
+         std::to_string(r.failure.steps) + " steps)\n";
+  out += "replay token: " + r.failure.Token(sc.name).ToString() + "\n";
+  out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
+         std::to_string(m.steps) + " steps; token: " + m.Token(sc.name).ToString() + "\n";
+  out += m.trace.Ftrace("explore, scenario " + sc.name + ", minimised schedule");
+  return out;
+}
+
+}  // namespace squashlab

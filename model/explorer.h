@@ -1,0 +1,89 @@
+// This file implements Explorer: it runs a Scenario many times under the
+// explore executor with a strategy (random, pct, exhaustive), stops at the
+// first report, minimises the failing schedule, and replays tokens.
+#ifndef SQUASHLAB_MODEL_EXPLORER_H_
+#define SQUASHLAB_MODEL_EXPLORER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/explore_executor.h"
+#include "model/replay_token.h"
+#include "model/report.h"
+#include "model/scenario.h"
+#include "model/schedule_trace.h"
+#include "model/shard.h"
+#include "model/strategy.h"
+
+namespace squashlab {
+
+struct RunResult {
+  Report report;
+  bool completed = false;   // reached quiescence and passed every check
+  bool more = true;         // the strategy has more schedules to try
+  long steps = 0;
+  int preemptions = 0;
+  long switches = 0;
+  uint64_t seed = 0;
+  std::string strategy;
+  std::vector<int> choices;
+  ScheduleTrace trace;      // when recorded
+  bool failed() const { return !report.empty(); }
+  ReplayToken Token(const std::string& scenario) const {
+    return ReplayToken{strategy, seed, scenario, choices};
+  }
+};
+
+struct ExploreOptions {
+  std::string strategy = "pct";  // "pct", "random", "exhaustive"
+  int pct_depth = 3;
+  long pct_steps = 0;            // 0: learn the run length
+  int preemption_bound = 2;      // exhaustive; negative = unbounded
+  uint64_t seed = 1;
+  long max_runs = 1000;
+  double max_seconds = 0;        // 0: no time limit
+  bool minimise = true;
+  long minimise_budget = 2000;   // runs
+  Shard shard;
+};
+
+struct ExploreResult {
+  long runs = 0;
+  long switches = 0;
+  bool exhausted = false;        // exhaustive finished its space
+  bool found = false;
+  int first_failing_run = -1;
+  RunResult failure;             // as found, with trace
+  RunResult minimised;           // with trace (== failure when not minimised)
+  double seconds = 0;
+};
+
+class Explorer {
+ public:
+  Explorer() = default;
+
+  // One run of `sc` under `strategy` (BeginRun/EndRun included).
+  RunResult RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace);
+  ExploreResult Explore(const Scenario& sc, const ExploreOptions& opt);
+  // Replays a token's choices with its seed.
+  RunResult Replay(const Scenario& sc, const ReplayToken& token, bool trace = true);
+  // Fewest preemptions first (bounded exhaustive search below the failing
+  // count), then fewest steps (greedy truncation), keeping the same report.
+  RunResult Minimise(const Scenario& sc, const RunResult& failing, long budget);
+  // The failure as squashlab prints it: report, scenario, seed, token,
+  // minimised schedule.
+  static std::string FormatFailure(const Scenario& sc, const ExploreResult& r);
+
+ private:
+  bool FewerPreemptions(const Scenario& sc, RunResult* best, long* budget);
+  bool ShorterPrefix(const Scenario& sc, RunResult* best, long* budget);
+
+  ExploreExecutor exec_;
+};
+
+std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_EXPLORER_H_
