@@ -7,11 +7,13 @@ cd "$(dirname "$0")"
 source tools/install_deps.sh
 
 bazel build //cli:squashlab //testdata:tree_zstd >&2
-squashlab=bazel-bin/cli/squashlab
+# The bazel-bin symlink follows the last build's configuration; ask instead.
+bin=$(bazel info bazel-bin 2>/dev/null)
+squashlab=$bin/cli/squashlab
 if [ $# -gt 0 ]; then
   exec "$squashlab" "$@"
 fi
-image=bazel-bin/testdata/tree_zstd.sqfs
+image=$bin/testdata/tree_zstd.sqfs
 echo "== squashlab info $image"
 "$squashlab" info "$image"
 echo

@@ -13,17 +13,21 @@ DataReader::DataReader(std::shared_ptr<const ImageBytes> bytes, CompressorId com
 StatusOr<std::unique_ptr<DataReader::Context>> DataReader::NewContext() const {
   auto ctx = std::make_unique<Context>();
   SQL_ASSIGN_OR_RETURN(ctx->decompressor, NewDecompressor(compressor_));
+  ctx->input.resize(block_size_);
   return ctx;
 }
 
 StatusOr<size_t> DataReader::Decode(const StoredBlock& b, Context* ctx, uint8_t* out,
                                     size_t capacity) const {
-  SQL_ASSIGN_OR_RETURN(ByteSpan stored, bytes_->Slice(b.start, b.stored_size));
+  // Layouts bound stored sizes by the block size, which bounds ctx->input.
+  if (b.stored_size > ctx->input.size()) return Status::Corruption("stored block too large");
   if (!b.compressed) {
-    if (stored.size() > capacity) return Status::Corruption("uncompressed block too large");
-    std::memcpy(out, stored.data(), stored.size());
-    return stored.size();
+    if (b.stored_size > capacity) return Status::Corruption("uncompressed block too large");
+    SQL_RETURN_IF_ERROR(bytes_->ReadAt(b.start, b.stored_size, out));
+    return b.stored_size;
   }
+  SQL_RETURN_IF_ERROR(bytes_->ReadAt(b.start, b.stored_size, ctx->input.data()));
+  ByteSpan stored(ctx->input.data(), b.stored_size);
   auto n = ctx->decompressor->Decompress(stored, std::span<uint8_t>(out, capacity));
   if (!n.ok()) return n.status().WithContext("block at " + std::to_string(b.start));
   return *n;

@@ -21,9 +21,10 @@ class DataReader {
   DataReader(std::shared_ptr<const ImageBytes> bytes, CompressorId compressor,
              uint32_t block_size);
 
-  // A decompression stream for one thread.
+  // A decompression stream and an input buffer for one thread.
   struct Context {
     std::unique_ptr<Decompressor> decompressor;
+    std::vector<uint8_t> input;  // one stored block
   };
   StatusOr<std::unique_ptr<Context>> NewContext() const;
 

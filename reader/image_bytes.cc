@@ -37,11 +37,10 @@ StatusOr<std::shared_ptr<const ImageBytes>> ImageBytes::MapFile(const std::strin
       close(fd);
       return Status::IoError(std::string("mmap: ") + std::strerror(e));
     }
-    madvise(m, size, MADV_WILLNEED);
     img->map_ = m;
     img->data_ = static_cast<const uint8_t*>(m);
   }
-  close(fd);
+  img->fd_ = fd;
   img->size_ = size;
   return std::shared_ptr<const ImageBytes>(std::move(img));
 }
@@ -56,6 +55,24 @@ std::shared_ptr<const ImageBytes> ImageBytes::FromBuffer(std::vector<uint8_t> by
 
 ImageBytes::~ImageBytes() {
   if (map_ != nullptr) munmap(map_, size_);
+  if (fd_ >= 0) close(fd_);
+}
+
+Status ImageBytes::ReadAt(uint64_t offset, uint64_t length, uint8_t* dst) const {
+  if (offset > size_ || length > size_ - offset) return Slice(offset, length).status();
+  if (fd_ < 0) {
+    std::memcpy(dst, data_ + offset, length);
+    return Status::Ok();
+  }
+  uint64_t done = 0;
+  while (done < length) {
+    ssize_t n = pread(fd_, dst + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Status::IoError(std::string("read: ") + std::strerror(errno));
+    if (n == 0) return Status::IoError("image file shrank while being read");
+    done += static_cast<uint64_t>(n);
+  }
+  return Status::Ok();
 }
 
 StatusOr<ByteSpan> ImageBytes::Slice(uint64_t offset, uint64_t length) const {

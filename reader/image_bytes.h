@@ -1,6 +1,7 @@
 // This file implements ImageBytes: the bytes of a SquashFS image, either a
-// read-only memory map of a file or a buffer the caller hands over. Every
-// access is a bounds-checked slice.
+// file (memory-mapped for the small metadata reads, pread(2) for file data so
+// that streaming a large file does not grow the resident set) or a buffer
+// the caller hands over. Every access is bounds-checked.
 #ifndef SQUASHLAB_READER_IMAGE_BYTES_H_
 #define SQUASHLAB_READER_IMAGE_BYTES_H_
 
@@ -26,12 +27,16 @@ class ImageBytes {
   uint64_t size() const { return size_; }
   // Returns [offset, offset+length) or kCorruption if it leaves the image.
   StatusOr<ByteSpan> Slice(uint64_t offset, uint64_t length) const;
+  // Copies [offset, offset+length) into dst; kCorruption if it leaves the
+  // image, kIoError if the file cannot be read. Thread-safe.
+  Status ReadAt(uint64_t offset, uint64_t length, uint8_t* dst) const;
 
  private:
   ImageBytes() = default;
   const uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
   void* map_ = nullptr;  // munmap'ed on destruction when set
+  int fd_ = -1;          // the file, for ReadAt; closed on destruction
   std::vector<uint8_t> owned_;
 };
 
