@@ -109,6 +109,15 @@ class Env:
             self.mount_ok, self.mount_reason = False, "not root"
             return None
         os.makedirs(where, exist_ok=True)
+        size = os.path.getsize(image)
+        if size % 4096:
+            # The loop device ignores a partial last 4K block (mksquashfs
+            # -nopad): mount a zero-padded copy, the image bytes unchanged.
+            padded = where + ".padded.sqfs"
+            shutil.copyfile(image, padded)
+            with open(padded, "ab") as f:
+                f.write(bytes(4096 - size % 4096))
+            image = padded
         r = self.run(["mount", "-o", "loop,ro", "-t", "squashfs", image, where], timeout=30)
         if r.rc != 0:
             if self.mount_ok is None:
