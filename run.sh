@@ -3,6 +3,7 @@
 # the reader sees in the embedded default image (the test tree packed by
 # mksquashfs with zstd). With arguments: runs `squashlab ARGS...`.
 set -euo pipefail
+caller_dir=$(pwd)
 cd "$(dirname "$0")"
 source tools/install_deps.sh
 
@@ -11,6 +12,7 @@ bazel build //cli:squashlab //testdata:tree_zstd >&2
 bin=$(bazel info bazel-bin 2>/dev/null)
 squashlab=$bin/cli/squashlab
 if [ $# -gt 0 ]; then
+  cd "$caller_dir"  # relative image paths are the caller's
   exec "$squashlab" "$@"
 fi
 image=$bin/testdata/tree_zstd.sqfs
