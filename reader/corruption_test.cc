@@ -116,6 +116,28 @@ TEST(CorruptionTest, HugeCountsNeverAllocateTheirSize) {
   EXPECT_EQ(Image::OpenBytes(bytes).status().code(), StatusCode::kCorruption);
 }
 
+TEST(CorruptionTest, DirectoryLoopIsDetectedNotFollowed) {
+  // Point /d0/d1's listing at the root's listing (raw metadata lets us patch
+  // the inode in place): /d0/d1 then lists d0 again.
+  auto bytes = LoadImage("tree_raw");
+  auto img = Image::OpenBytes(bytes);
+  ASSERT_TRUE(img.ok());
+  auto root = (*img)->Root();
+  auto d1 = (*img)->Lookup("/d0/d1");
+  ASSERT_TRUE(root.ok() && d1.ok());
+  ASSERT_FALSE(d1->extended);
+  const uint64_t inode_table = (*img)->superblock().inode_table_start;
+  const uint64_t pos = inode_table + (d1->ref >> 16) + 2 + (d1->ref & 0xffff);
+  ASSERT_LT((d1->ref & 0xffff) + 28, 8192u) << "inode must not straddle a block for this patch";
+  Put32(&bytes, pos + 16, root->dir_start_block);
+  Put16(&bytes, pos + 24, static_cast<uint16_t>(root->dir_file_size));
+  Put16(&bytes, pos + 26, root->dir_offset);
+  ScanStats stats;
+  Status s = OpenAndScan(bytes, &stats, 0);
+  EXPECT_EQ(s.code(), StatusCode::kCorruption) << s.ToString();
+  EXPECT_NE(s.message().find("loop"), std::string::npos) << s.ToString();
+}
+
 // Flips one byte at a time over a region (every byte, or an even sample of
 // at most kMaxFlips of them) and scans. gtest spreads the cases over shards.
 void SweepFlips(const std::string& name, bool whole_image) {
