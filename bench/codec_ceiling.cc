@@ -2,6 +2,7 @@
 // file of a SquashFS image, block by block, through the reader's DataReader.
 // It is the ceiling the parallel `squashlab cat` is measured against (this
 // rate times the number of cores). Prints one JSON object on stdout.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

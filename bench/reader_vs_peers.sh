@@ -81,13 +81,17 @@ cores=$(nproc)
 measure() {
   local kind="$1" label="$2" codec="$3" tool="$4" bytes="$5" dest="$6"
   shift 7
-  local i t rc runs_json="" err=""
+  local i t t0 t1 e u s m rc runs_json="" err=""
   for ((i = 0; i < runs; i++)); do
     [[ -n "$dest" ]] && rm -rf "$dest"
     sync
     rc=0
+    # GNU time gives CPU and peak RSS; the wall clock comes from date (ns).
+    t0=$(date +%s%N)
     /usr/bin/time -o "$work/time.txt" -f '%e %U %S %M' "$@" >/dev/null 2>"$work/err.txt" || rc=$?
+    t1=$(date +%s%N)
     t=$(tail -1 "$work/time.txt")
+    t="$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}') ${t#* }"
     if [[ $rc != 0 ]]; then
       err=$(head -c 300 "$work/err.txt" | tr '\n"\\' '   ')
       log "$tool $kind $label: exit $rc: $err"
