@@ -135,7 +135,28 @@ TEST_P(ImageTest, UidGidAndExportTable) {
 INSTANTIATE_TEST_SUITE_P(AllCodecs, ImageTest,
                          ::testing::Values("tree_gzip", "tree_lzma", "tree_lzo", "tree_lz4",
                                            "tree_xz", "tree_zstd", "tree_raw",
-                                           "tree_4k_nofrag"));
+                                           "tree_4k_nofrag", "tree_gzip_options",
+                                           "tree_xz_options", "tree_lz4_options",
+                                           "tree_lzo_options", "tree_zstd_options"));
+
+TEST(CompressorOptionsTest, StoredOptionsAreDecoded) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"tree_gzip_options", "level=1 window=10 strategies=filtered"},
+      {"tree_xz_options", "dictionary=65536 filters=x86"},
+      {"tree_lz4_options", "version=1 hc"},
+      {"tree_lzo_options", "algorithm=lzo1x_1 level=0"},
+      {"tree_zstd_options", "level=3"},
+  };
+  for (const auto& [name, want] : cases) {
+    auto img = Image::Open(ImagePath(name));
+    ASSERT_TRUE(img.ok()) << name << ": " << img.status().ToString();
+    EXPECT_TRUE((*img)->superblock().has(kCompressorOptions)) << name;
+    EXPECT_EQ((*img)->compressor_options().description, want) << name;
+  }
+  auto plain = Image::Open(ImagePath("tree_gzip"));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE((*plain)->compressor_options().present);
+}
 
 }  // namespace
 }  // namespace squashlab
