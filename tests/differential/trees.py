@@ -186,9 +186,12 @@ def _special(root, caps):
     os.makedirs(d)
     os.mkfifo(os.path.join(d, "fifo"))
     s = socket.socket(socket.AF_UNIX)
+    cwd = os.getcwd()
     try:
-        s.bind(os.path.join(d, "socket"))
+        os.chdir(d)  # a relative name: Bazel's tmpdir is longer than sun_path
+        s.bind("socket")
     finally:
+        os.chdir(cwd)
         s.close()
     if not caps.is_root:
         caps.skip("device nodes", "not root")
