@@ -144,23 +144,10 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
 }
 
 void ExploreExecutor::ReportHang(Kernel& kernel) {
-  std::string body;
-  const Task* first = nullptr;
-  for (const auto& s : slots_) {
-    const Task& t = s->task;
-    if (t.state != TaskState::kBlocked) continue;
-    if (first == nullptr) first = &t;
-    body += "INFO: task " + t.Comm() + " blocked for more than 120 seconds.\n" +
-            "      Not tainted 3.13.0-squashlab\n" + t.spec.name + "  D  in " + t.blocked_in +
-            "(" + std::to_string(t.blocked_arg) + ")\n";
-  }
-  if (first == nullptr) {
-    body = "every remaining task waits for a CPU held by a non-preemptible section";
-    for (const auto& s : slots_)
-      if (s->task.state != TaskState::kDone) first = first ? first : &s->task;
-  }
-  kernel.Record(ReportKind::kHungTask,
-                "INFO: task " + first->spec.name + " blocked for more than 120 seconds.", body);
+  std::vector<const Task*> stuck;
+  for (const auto& s : slots_)
+    if (s->task.state != TaskState::kDone) stuck.push_back(&s->task);
+  kernel.ReportHang(stuck);
 }
 
 RunOutcome ExploreExecutor::Run(Kernel& kernel) {

@@ -19,23 +19,10 @@ std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt) {
 RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace) {
   strategy.BeginRun(seed);
   exec_.Reset(&strategy, trace);
-  KernelConfig config = sc.config;
-  config.seed = seed;
   RunResult r;
-  {
-    Kernel kernel(config, &exec_);
-    KernelScope scope(&kernel);
-    RunOutcome out;
-    try {
-      sc.setup(kernel);
-      out = exec_.Run(kernel);
-      if (out.completed) kernel.CheckQuiescence();
-    } catch (const TaskOops&) {
-      // setup or a quiescence hook hit a report; it is recorded
-    }
-    r.report = kernel.report();
-    r.completed = out.completed && r.report.empty();
-  }
+  ScenarioOutcome out = RunScenario(sc, exec_, seed);
+  r.report = out.report;
+  r.completed = out.ok();
   r.steps = exec_.Steps();
   r.preemptions = exec_.preemptions();
   r.switches = exec_.switches();

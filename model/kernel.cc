@@ -141,6 +141,25 @@ void Kernel::FreeBio(bio* b) {
   b->freed = true;
 }
 
+void Kernel::ReportHang(const std::vector<const Task*>& stuck) {
+  std::string body;
+  const Task* first = nullptr;
+  for (const Task* t : stuck) {
+    if (t->state != TaskState::kBlocked) continue;
+    if (first == nullptr) first = t;
+    body += "INFO: task " + t->Comm() + " blocked for more than 120 seconds.\n" +
+            "      Not tainted 3.13.0-squashlab\n" + t->spec.name + "  D  in " + t->blocked_in +
+            "(" + std::to_string(t->blocked_arg) + ")\n";
+  }
+  if (first == nullptr && !stuck.empty()) {
+    first = stuck.front();
+    body = "every remaining task waits for a CPU held by a non-preemptible section\n";
+  }
+  if (first == nullptr) return;
+  Record(ReportKind::kHungTask,
+         "INFO: task " + first->spec.name + " blocked for more than 120 seconds.", body);
+}
+
 void Kernel::CheckQuiescence() {
   for (auto& fn : at_quiescence_) {
     fn();

@@ -107,6 +107,9 @@ class Kernel {
   // Runs at quiescence, before the generic checks (the scenario's oracle,
   // and its release of setup references).
   void AtQuiescence(std::function<void()> fn) { at_quiescence_.push_back(std::move(fn)); }
+  // Records "INFO: task ... blocked for more than 120 seconds." for the
+  // tasks that can never run again (executors call it on a hang).
+  void ReportHang(const std::vector<const Task*>& stuck);
   // Runs the hooks, then every quiescence invariant. Records the first failure.
   void CheckQuiescence();
 

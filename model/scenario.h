@@ -17,6 +17,16 @@ struct Scenario {
   std::function<void(Kernel&)> setup;
 };
 
+struct ScenarioOutcome {
+  Report report;
+  RunOutcome run;
+  bool ok() const { return report.empty() && run.completed; }
+};
+
+// One run of `sc` on `exec`: setup, Run, then the quiescence checks (only
+// when the run completed). REQUIRES: exec holds no tasks of an earlier run.
+ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed);
+
 }  // namespace squashlab
 
 #endif  // SQUASHLAB_MODEL_SCENARIO_H_
