@@ -6,19 +6,19 @@ listings. Where unsquashfs and the kernel disagree, the kernel is right.
 """
 
 import difflib
-import grp
 import os
-import pwd
 import re
-import stat
 import subprocess
-import time
 
+import listing
 import snapshot
+import squashfs_bytes as sb
 from env import rmtree
 
+COMPRESSORS = {1: "gzip", 2: "lzma", 3: "lzo", 4: "xz", 5: "lz4", 6: "zstd"}
+
 CHECKS = ("extract~kernel", "extract~unsquashfs", "extract~source", "ls-lR~unsquashfs",
-          "ls-R", "ls-dir", "cat", "extract-sub")
+          "ls-R", "ls-dir", "cat", "extract-sub", "info")
 
 
 class ImageReport:
@@ -101,8 +101,8 @@ class ImageChecker:
         rmtree(xparent)
         ref_name = "kernel" if "kernel" in views else "unsquashfs"
         self._compare_extract(rep, views, source_snap, ref_name)
-        self._check_ls(rep, image, views, ref_name)
-        self._check_ls_dirs(rep, image, views, ref_name, ls_dirs)
+        self._check_ls(rep, image, views, ref_name, ls_dirs)
+        self._check_info(rep, image)
         self._check_cat(rep, image, source_snap)
         self._check_subtrees(rep, image, views, ref_name, subtrees, work)
         rmtree(work)
@@ -133,6 +133,11 @@ class ImageChecker:
             rep.set("extract~unsquashfs", not d, d)
         else:
             rep.set("extract~unsquashfs", True, skip_reason="unsquashfs -d failed")
+        for p, e in sq.regular_files():
+            src = source.entries.get(p)
+            if src and src["alloc"] < src["size"] // 2 and e["alloc"] > 2 * src["alloc"] + (1 << 20):
+                rep.notes.append("%s: %s extracted without holes: %d bytes allocated, the "
+                                 "source %d" % (rep.name, p, e["alloc"], src["alloc"]))
         # Against the source: a difference counts unless the reference (the
         # kernel, else unsquashfs) shows it too, i.e. unless it is the producer's.
         d = snapshot.compare(source, sq, f, "source", "squashlab", limit=10**6)
@@ -146,56 +151,70 @@ class ImageChecker:
         prev = rep.status.get("extract~source") == "FAIL"
         rep.set("extract~source", not (d or prev), d[:40])
 
-    def _check_ls(self, rep, image, views, ref_name):
-        env = self.env
-        u = env.run(["unsquashfs", "-lls", image], timeout=self.timeout)
-        s = env.run(env.squashlab_cmd("ls", "-l", "-R", image), timeout=self.timeout)
-        kernel = views.get("kernel")
-        if u.rc != 0 and kernel is not None:
+    def _expected_listing(self, rep, image, views, ref_name):
+        """Entries squashlab's listings must show, or None (check failed)."""
+        u = self.env.run(["unsquashfs", "-lls", image], timeout=self.timeout)
+        if u.rc == 0:
+            return listing.parse_unsquashfs(u.out, views.get(ref_name))
+        if "kernel" in views:
             # unsquashfs cannot read an image the kernel mounts: the kernel's
             # view, printed as unsquashfs -lls would, is the reference.
             rep.notes.append("unsquashfs -lls failed, listing built from the kernel's view: " +
                              u.describe())
-            u.rc, u.out = 0, None
-        if _need(u, rep, "ls-lR~unsquashfs") and _need(s, rep, "ls-lR~unsquashfs"):
-            if u.out is None:
-                want = listing_from_view(kernel, views["kernel_order"])
-            else:
-                want = map_unsquashfs_listing(u.out, views.get(ref_name))
-            rep.set("ls-lR~unsquashfs", s.out == want, _text_diff(want, s.out))
-        u = env.run(["unsquashfs", "-ls", image], timeout=self.timeout)
-        s = env.run(env.squashlab_cmd("ls", "-R", image), timeout=self.timeout)
-        if u.rc != 0 and kernel is not None:
-            u.rc, u.out = 0, None
-        if _need(u, rep, "ls-R") and _need(s, rep, "ls-R"):
-            if u.out is None:
-                want = b"".join(os.fsencode(p) + b"\n" for p in
-                                _stored_order(kernel, views["kernel_order"]))
-            else:
-                want = b"".join(_map_path(l) for l in _listing_lines(u.out))
-            rep.set("ls-R", s.out == want, _text_diff(want, s.out))
+            return listing.from_view(views["kernel"], views["kernel_order"])
+        rep.set("ls-lR~unsquashfs", False, [u.describe()])
+        return None
 
-    def _check_ls_dirs(self, rep, image, views, ref_name, dirs):
+    def _check_ls(self, rep, image, views, ref_name, ls_dirs):
         env = self.env
-        ref = views.get(ref_name)
-        order = views.get("kernel_order", {})
-        problems = []
-        for d in dirs:
-            argv = env.squashlab_cmd("ls", image) + ([d] if d != "/" else [])
+        entries = self._expected_listing(rep, image, views, ref_name)
+        if entries is None:
+            return
+        checks_ = {"ls-lR~unsquashfs": [], "ls-R": [], "ls-dir": []}
+        runs = [("ls-lR~unsquashfs", ["-l", "-R"], None, True),
+                ("ls-R", ["-R"], None, False)]
+        for d in ls_dirs:
+            if d != "/":
+                runs.append(("ls-lR~unsquashfs", ["-l", "-R"], d, True))
+                runs.append(("ls-R", ["-R"], d, False))
+            runs.append(("ls-dir", [], d, False))
+            runs.append(("ls-dir", ["-l"], d, True))
+        for check, flags, d, long in runs:
+            argv = env.squashlab_cmd("ls", *flags, image, *([d] if d else []))
             s = env.run(argv, timeout=self.timeout)
             if s.rc != 0:
-                problems.append(s.describe())
+                checks_[check].append(s.describe())
                 continue
-            if d in order:
-                names = order[d]
+            root = os.fsencode(d) if d else b"/"
+            if "-R" in flags:
+                want = listing.render_recursive(entries, root, long)
             else:
-                prefix = d.rstrip("/") + "/"
-                names = sorted((p[len(prefix):] for p in ref.entries
-                                if p.startswith(prefix) and "/" not in p[len(prefix):]),
-                               key=os.fsencode)
-            want = b"".join(os.fsencode(n) + b"\n" for n in names)
-            problems += ["ls %s:\n%s" % (d, x) for x in _text_diff(want, s.out)]
-        rep.set("ls-dir", not problems, problems)
+                want = listing.render_dir(entries, root, long)
+            checks_[check] += ["`ls %s %s`: %s" % (" ".join(flags), d or "", x)
+                               for x in _text_diff(want, s.out)]
+        for check, problems in checks_.items():
+            rep.set(check, not problems, problems)
+
+    def _check_info(self, rep, image):
+        """`squashlab info` against the superblock decoded here."""
+        r = self.env.run(self.env.squashlab_cmd("info", image), timeout=self.timeout)
+        if not _need(r, rep, "info"):
+            return
+        with open(image, "rb") as f:
+            head = f.read(96)
+        text = r.out.decode("utf-8", "replace")
+        want = {"block size": sb.get(head, "block_size"),
+                "compressor": COMPRESSORS.get(sb.get(head, "compression_id"), "?"),
+                "inodes": sb.get(head, "inode_count"), "ids": sb.get(head, "id_count"),
+                "fragments": sb.get(head, "fragment_entry_count"),
+                "bytes used": sb.get(head, "bytes_used")}
+        problems = []
+        for key, value in want.items():
+            m = re.search(r"^\s*%s\s+(\w+)" % key, text, re.M | re.I)
+            if not m or m.group(1) != str(value):
+                problems.append("info: %s: want %s, got %s" %
+                                (key, value, m.group(1) if m else "no such line"))
+        rep.set("info", not problems, problems + (["output:\n" + text] if problems else []))
 
     def _check_cat(self, rep, image, source):
         files = source.regular_files()
@@ -268,89 +287,6 @@ def _take(stream, n):
             return
         n -= len(chunk)
         yield chunk
-
-
-_LINE = re.compile(rb"^([-dlcbps][-rwxsStT]{9} (\S+)/(\S+)( +)([-\d, ]+) "
-                   rb"\d{4}-\d\d-\d\d \d\d:\d\d )squashfs-root(.*)$", re.S)
-
-
-def _listing_lines(out):
-    """Splits a listing into entries; a name with a newline continues a line."""
-    lines = []
-    for raw in out.split(b"\n")[:-1] if out.endswith(b"\n") else out.split(b"\n"):
-        if lines and not (raw.startswith(b"squashfs-root") or _LINE.match(raw)):
-            lines[-1] += b"\n" + raw
-        else:
-            lines.append(raw)
-    return [l + b"\n" for l in lines]
-
-
-def _map_path(line):
-    if line.startswith(b"squashfs-root"):
-        rest = line[len(b"squashfs-root"):]
-        return b"/" + rest[1:] if rest.startswith(b"/") else b"/" + rest
-    return line
-
-
-def map_unsquashfs_listing(out, ref):
-    """unsquashfs -lls -> the listing squashlab must print: paths mapped to
-    image paths, device numbers decoded as the kernel does (unsquashfs -lls
-    prints rdev >> 8 and rdev & 0xff, wrong for minors above 255)."""
-    result = []
-    for line in _listing_lines(out):
-        m = _LINE.match(line.rstrip(b"\n"))
-        if not m:
-            result.append(line)
-            continue
-        head, rest = m.group(1), m.group(6)
-        path = rest or b"/"
-        if line[:1] in b"cb" and ref is not None:
-            e = ref.entries.get(os.fsdecode(path))
-            if e and "rdev" in e:
-                maj, mi = (int(x) for x in e["rdev"].split(","))
-                user, group = m.group(2), m.group(3)
-                pad = max(25 - len(user) - len(group) - 7, 0)
-                head = (line[:11] + user + b"/" + group + b" " + (b"%*s" % (pad, b" ")) +
-                        b"%3d,%3d " % (maj, mi) + head[-17:])
-        result.append(head + path + b"\n")
-    return b"".join(result)
-
-
-def _stored_order(view, order, path="/"):
-    yield path
-    for name in order.get(path, ()):
-        child = path.rstrip("/") + "/" + name
-        if view.entries[child]["type"] == "dir":
-            yield from _stored_order(view, order, child)
-        else:
-            yield child
-
-
-def _name(table, key, ident):
-    try:
-        return getattr(table(ident), key)
-    except KeyError:
-        return str(ident)
-
-
-def listing_from_view(view, order):
-    """The `unsquashfs -lls` listing of a mounted image, from the kernel's view."""
-    out = []
-    for p in _stored_order(view, order):
-        e = view.entries[p]
-        user = _name(pwd.getpwuid, "pw_name", e["uid"])
-        group = _name(grp.getgrgid, "gr_name", e["gid"])
-        line = "%s %s/%s " % (stat.filemode(e["ifmt"] | int(e["mode"], 8)), user, group)
-        if e["type"] in ("chardev", "blockdev"):
-            maj, mi = (int(x) for x in e["rdev"].split(","))
-            line += "%*s%3d,%3d " % (max(25 - len(user) - len(group) - 7, 0), " ", maj, mi)
-        else:
-            line += "%*d " % (max(25 - len(user) - len(group), 0), e["lsize"])
-        line += time.strftime("%Y-%m-%d %H:%M ", time.gmtime(e["mtime"])) + p
-        if e["type"] == "symlink":
-            line += " -> " + e["target"]
-        out.append(os.fsencode(line) + b"\n")
-    return b"".join(out)
 
 
 def _text_diff(want, got, limit=12):

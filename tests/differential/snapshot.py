@@ -119,7 +119,8 @@ class Snapshot:
         t = stat.S_IFMT(st.st_mode)
         e = {"type": TYPE_NAMES.get(t, "?"), "mode": "%04o" % stat.S_IMODE(st.st_mode),
              "uid": st.st_uid, "gid": st.st_gid, "mtime": int(st.st_mtime),
-             "xattrs": _xattrs(real), "lsize": st.st_size, "ifmt": t}
+             "xattrs": _xattrs(real), "lsize": st.st_size, "ifmt": t,
+             "alloc": st.st_blocks * 512}
         if t == stat.S_IFREG:
             e["size"] = st.st_size
             if with_content:
