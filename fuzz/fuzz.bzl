@@ -1,0 +1,41 @@
+"""squashlab_fuzz_target: one fuzz target, three ways to build and run it.
+
+- `bazel build --config=fuzz //fuzz:NAME`: a libFuzzer binary (the fuzz
+  config sets --define=squashlab_fuzz=1, which links -fsanitize=fuzzer);
+- `bazel build //fuzz:NAME`: the same source linked with regression_main.cc,
+  a plain runner over corpus files and directories;
+- `bazel test //fuzz:NAME_corpus_test`: runs the target over its seed corpus
+  and the committed regression corpus (tagged "hardening", so test.sh runs it
+  again under --config=asan).
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary")
+load("//tools/build:copts.bzl", "SQUASHLAB_COPTS")
+
+def squashlab_fuzz_target(name, srcs, deps, seed_corpus, local_defines = []):
+    cc_binary(
+        name = name,
+        srcs = srcs,
+        copts = SQUASHLAB_COPTS,
+        local_defines = local_defines,
+        deps = deps + [":fuzz_input"] + select({
+            ":fuzzing": [],
+            "//conditions:default": [":regression_main"],
+        }),
+        linkopts = select({
+            ":fuzzing": ["-fsanitize=fuzzer"],
+            "//conditions:default": [],
+        }),
+    )
+    native.sh_test(
+        name = name + "_corpus_test",
+        size = "medium",
+        srcs = ["run_corpus.sh"],
+        args = [
+            "$(rootpath :%s)" % name,
+            "$(rootpath %s)" % seed_corpus,
+            "fuzz/regression",
+        ],
+        data = [":" + name, seed_corpus, ":regression_corpus"],
+        tags = ["hardening"],
+    )
