@@ -103,7 +103,7 @@ class ImageChecker:
         self._compare_extract(rep, views, source_snap, ref_name)
         self._check_ls(rep, image, views, ref_name, ls_dirs)
         self._check_info(rep, image)
-        self._check_cat(rep, image, source_snap)
+        self._check_cat(rep, image, source_snap, extract_jobs)
         self._check_subtrees(rep, image, views, ref_name, subtrees, work)
         rmtree(work)
         return rep
@@ -216,12 +216,13 @@ class ImageChecker:
                                 (key, value, m.group(1) if m else "no such line"))
         rep.set("info", not problems, problems + (["output:\n" + text] if problems else []))
 
-    def _check_cat(self, rep, image, source):
+    def _check_cat(self, rep, image, source, jobs):
         files = source.regular_files()
         if not files:
             rep.set("cat", True, skip_reason="no files")
             return
-        argv = self.env.squashlab_cmd("cat", image, *[p for p, _ in files])
+        argv = self.env.squashlab_cmd("cat", *(["-p", str(jobs)] if jobs else []), image,
+                                      *[p for p, _ in files])
         problems = []
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env=self.env.env)

@@ -64,7 +64,8 @@ SUITES = {
     ],
 }
 
-SUBTREES = ("/links", "/odd names/-dir with ü", "/special")
+SUBTREES = ("/links", "/odd names/-dir with ü", "/special", "/files/b4k+1",
+            "/links/dangling")
 LS_DIRS = ("/", "/bigdir", "/links", "/odd names")
 
 

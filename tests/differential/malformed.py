@@ -78,6 +78,10 @@ def build_images(env):
         f.write(random.Random(3).randbytes(300000) + b"tail" * 1000)
     with open(os.path.join(src, "files", "small"), "wb") as f:
         f.write(b"small file in a fragment\n")
+    try:
+        os.setxattr(os.path.join(src, "files", "small"), "user.k", b"xattr value")
+    except OSError as e:
+        print("NOTE: no xattr in the malformed images' tree:", e)
     os.makedirs(os.path.join(src, "PR"))  # becomes a duplicate of the symlink PQ
     with open(os.path.join(src, "PR", "escaped"), "wb") as f:
         f.write(b"must never land in the canary directory\n")
@@ -142,6 +146,33 @@ def superblock_cases(img):
     yield "fragment_entry_count=0", sb.put(img, "fragment_entry_count", 0), ("extract", "cat")
 
 
+def _put_u64(img, pos, value):
+    out = bytearray(img)
+    out[pos:pos + 8] = value.to_bytes(8, "little")
+    return bytes(out)
+
+
+def table_cases(img):
+    """Lookup tables whose index entries or counts are off."""
+    used = sb.get(img, "bytes_used")
+    yield "id index -> past the image", _put_u64(img, sb.get(img, "id_table_start"), used + 4096), \
+        ("ls", "extract")
+    yield "id index -> superblock", _put_u64(img, sb.get(img, "id_table_start"), 0), \
+        ("ls", "extract")
+    yield "fragment index -> past the image", \
+        _put_u64(img, sb.get(img, "fragment_table_start"), used + 4096), ("extract", "cat")
+    yield "id_count=0xffff", sb.put(img, "id_count", 0xFFFF), ("ls", "extract")
+    yield "fragment_entry_count=2^32-1", sb.put(img, "fragment_entry_count", 0xFFFFFFFF), \
+        ("extract", "cat")
+    yield "inode_count=2^32-1", sb.put(img, "inode_count", 0xFFFFFFFF), ()
+    xt = sb.get(img, "xattr_id_table_start")
+    if xt != (1 << 64) - 1:
+        yield "xattr table start -> past the image", _put_u64(img, xt, used + 4096), ("extract",)
+        out = bytearray(img)
+        out[xt + 8:xt + 12] = (0xFFFFFFFF).to_bytes(4, "little")
+        yield "xattr id count=2^32-1", bytes(out), ("extract",)
+
+
 def truncation_cases(img):
     used = sb.get(img, "bytes_used")
     for n in (0, 1, 95, 96, 200, used // 2, used - 1):
@@ -200,7 +231,9 @@ def main():
             ck.run("valid image", good, c, 0)
         contract_cases(ck, env, good)
         for label, img in images.items():
-            for name, data, must in list(superblock_cases(img)) + list(truncation_cases(img)):
+            cases = list(superblock_cases(img)) + list(table_cases(img)) + \
+                list(truncation_cases(img))
+            for name, data, must in cases:
                 path = write(env, "case", data)
                 for c in ALL:
                     ck.run("%s: %s" % (label, name), path, c, 3 if c in must else (0, 1, 3))
