@@ -23,7 +23,8 @@ def squashlab_fuzz_target(name, srcs, deps, seed_corpus, local_defines = []):
             "//conditions:default": [":regression_main"],
         }),
         linkopts = select({
-            ":fuzzing": ["-fsanitize=fuzzer"],
+            # Bazel links with the C driver: ask for UBSan's C++ part (vptr).
+            ":fuzzing": ["-fsanitize=fuzzer", "-fsanitize-link-c++-runtime"],
             "//conditions:default": [],
         }),
     )

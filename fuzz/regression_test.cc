@@ -49,6 +49,7 @@ std::vector<std::string> Split(const std::string& line) {
   std::stringstream ss(line);
   std::string x;
   while (std::getline(ss, x, '\t')) f.push_back(x);
+  if (!line.empty() && line.back() == '\t') f.push_back("");  // an empty last field
   return f;
 }
 
