@@ -10,6 +10,7 @@ Honours Bazel's sharding protocol (TEST_TOTAL_SHARDS / TEST_SHARD_INDEX).
 """
 
 import os
+import random
 import sys
 import time
 
@@ -64,6 +65,25 @@ SUITES = {
     ],
 }
 
+
+def _random_cases(count, seed0=1000):
+    """Seeded random trees, each packed with seeded random options."""
+    out = []
+    for k in range(count):
+        rng = random.Random(seed0 + k)
+        bs = rng.choice((4096, 8192, 65536, 131072, 1 << 20))
+        args = ["-comp", rng.choice(("gzip", "xz", "lzo", "lz4", "zstd")), "-b", str(bs)]
+        args += rng.sample(["-no-fragments", "-always-use-fragments", "-noI", "-noD", "-noF",
+                            "-noX", "-no-duplicates", "-no-exports", "-nopad", "-no-xattrs"],
+                           rng.randrange(0, 4))
+        if "-no-fragments" in args and "-always-use-fragments" in args:
+            args.remove("-always-use-fragments")
+        out.append(("random-%d" % (seed0 + k), "mksquashfs", args, ("random", seed0 + k, bs)))
+    return out
+
+
+SUITES["random"] = _random_cases(8)
+
 SUBTREES = ("/links", "/odd names/-dir with ü", "/special", "/files/b4k+1",
             "/links/dangling")
 LS_DIRS = ("/", "/bigdir", "/links", "/odd names")
@@ -76,7 +96,7 @@ def make_image(env, producer, args, src, image):
     if producer == "gensquashfs":
         argv = ["gensquashfs", "--pack-dir", src, "-k", "-x", "-q", "-f", "-j", "2"] + args
         return env.run(argv + [image], timeout=300)
-    tar = env.path("tree.tar")
+    tar = src.rstrip("/") + ".tar"
     if not os.path.exists(tar):
         r = env.run(["tar", "--format=pax", "--xattrs", "--xattrs-include=*", "--numeric-owner",
                      "--sparse", "-C", src, "-cf", tar, "."], timeout=300)
@@ -128,18 +148,35 @@ def main(argv):
             print("NOTE:", n)
         cases = select_cases(SUITES[suite])
         print("suite %s: %d image(s): %s" % (suite, len(cases), ", ".join(c[0] for c in cases)))
-        src = env.path("src")
-        t0 = time.monotonic()
-        (trees.build_large_tree if large else trees.build_full_tree)(src, env.caps)
-        for s in env.caps.skipped:
-            print("SKIPPED PART OF THE TREE:", s)
-        source = snapshot.Snapshot(src)
-        print("source tree: %d entries, built in %.1fs" % (len(source.entries),
-                                                            time.monotonic() - t0))
+        sources = {}
+
+        def source_for(tree):
+            if tree not in sources:
+                src = env.path("src-%d" % len(sources))
+                t0 = time.monotonic()
+                if tree == "full":
+                    trees.build_full_tree(src, env.caps)
+                elif tree == "large":
+                    trees.build_large_tree(src, env.caps)
+                else:
+                    trees.build_random_tree(src, env.caps, seed=tree[1], block_size=tree[2])
+                for s in env.caps.skipped:
+                    print("SKIPPED PART OF THE TREE:", s)
+                env.caps.skipped.clear()
+                snap = snapshot.Snapshot(src)
+                print("source tree %s: %d entries, built in %.1fs" %
+                      (tree, len(snap.entries), time.monotonic() - t0))
+                sources[tree] = (src, snap)
+            return sources[tree]
         checker = checks.ImageChecker(env, fields_for(env), timeout=600 if large else 120)
-        for i, (name, producer, args) in enumerate(cases):
+        for i, case in enumerate(cases):
+            name, producer, args = case[:3]
+            tree = case[3] if len(case) > 3 else ("large" if large else "full")
+            src, source = source_for(tree)
+            full = tree == "full"
             t0 = time.monotonic()
             image = env.path(name + ".sqfs")
+            print("%s: %s %s" % (name, producer, " ".join(args)), flush=True)
             r = make_image(env, producer, args, src, image)
             if r.rc != 0:
                 rep = checks.ImageReport(name)
@@ -148,8 +185,8 @@ def main(argv):
                 continue
             rep = checker.check(name, image, source,
                                 extract_jobs=(None, 1, 3)[i % 3],
-                                subtrees=() if large else SUBTREES,
-                                ls_dirs=("/",) if large else LS_DIRS)
+                                subtrees=SUBTREES if full else (),
+                                ls_dirs=LS_DIRS if full else ("/",))
             os.unlink(image)
             seconds[name] = time.monotonic() - t0
             reports.append(rep)

@@ -6,6 +6,7 @@ File contents are summarised by a sparse-aware digest: two files with the
 same bytes have the same digest whether their zeros are holes or not.
 """
 
+import errno
 import hashlib
 import os
 import stat
@@ -21,18 +22,25 @@ ALL_FIELDS = ("type", "mode", "uid", "gid", "mtime", "size", "content", "target"
 
 
 def _data_ranges(fd, size):
-    """Yields (start, end) of the data regions (all of it if unsupported)."""
+    """[(start, end)] of the data regions; all of it when the file system
+    cannot say (the kernel's squashfs answers SEEK_HOLE with EIO for some
+    files with a tail in a fragment: seen on 6.18)."""
+    ranges = []
     pos = 0
-    while pos < size:
-        try:
-            start = os.lseek(fd, pos, _SEEK_DATA)
-        except OSError:
-            if pos == 0:
-                yield (0, size)
-            return
-        end = os.lseek(fd, start, _SEEK_HOLE)
-        yield (start, min(end, size))
-        pos = end
+    try:
+        while pos < size:
+            try:
+                start = os.lseek(fd, pos, _SEEK_DATA)
+            except OSError as e:
+                if e.errno == errno.ENXIO:  # no data after pos
+                    break
+                raise
+            end = os.lseek(fd, start, _SEEK_HOLE)
+            ranges.append((start, min(end, size)))
+            pos = end
+    except OSError:
+        return [(0, size)]
+    return ranges
 
 
 def content_digest(path, size):

@@ -297,3 +297,47 @@ def build_large_tree(root, caps, seed=2):
     for p in os.listdir(root):
         os.utime(os.path.join(root, p), (1234567890, 1234567890))
     del caps
+
+
+def build_random_tree(root, caps, seed, block_size):
+    """A seeded random tree: sizes around multiples of block_size, shared
+    fragments, duplicates, hard links, symlinks, sparse files, xattrs."""
+    rng = random.Random(seed)
+    os.makedirs(root)
+    dirs = [root]
+    files = []
+    for i in range(rng.randrange(60, 160)):
+        parent = rng.choice(dirs)
+        name = "n%03d%s" % (i, rng.choice(("", "-x", "_long_name_" * 3, " sp", "ü")))
+        p = os.path.join(parent, name)
+        kind = rng.random()
+        if kind < 0.12 and len(dirs) < 25:
+            os.mkdir(p)
+            dirs.append(p)
+        elif kind < 0.20 and files:
+            os.symlink(os.path.relpath(rng.choice(files), parent) if rng.random() < 0.7
+                       else "dangling-%d" % i, p)
+        elif kind < 0.26 and files:
+            os.link(rng.choice(files), p)
+        elif kind < 0.30 and files:
+            with open(rng.choice(files), "rb") as f:  # a duplicate of another file
+                _write(p, f.read())
+            files.append(p)
+        else:
+            n = rng.choice((0, 1, rng.randrange(1, 5000), block_size - 1, block_size,
+                            block_size + 1, rng.randrange(1, 3) * block_size + rng.randrange(-2, 3),
+                            rng.randrange(1, 4 * block_size)))
+            n = max(n, 0)
+            if rng.random() < 0.1 and n > 2 * block_size:
+                _sparse(p, n, [(rng.randrange(n), _content(rng, 100, "text"))])
+            else:
+                _write(p, _content(rng, n, rng.choice(("random", "text", "zero", "mixed"))))
+            if rng.random() < 0.15:
+                _set_xattrs(p, [("user.r%d" % rng.randrange(3), rng.randbytes(rng.randrange(0, 300)))],
+                            caps)
+            files.append(p)
+    for p in sorted(dirs[1:] + files, key=lambda p: -p.count(os.sep)):
+        if not os.path.islink(p):
+            os.chmod(p, rng.choice((0o644, 0o755, 0o600, 0o4755, 0o1777 if p in dirs else 0o640)))
+        t = rng.randrange(0, 1 << 32)
+        os.utime(p, (t, t), follow_symlinks=False)
