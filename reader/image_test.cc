@@ -139,6 +139,17 @@ INSTANTIATE_TEST_SUITE_P(AllCodecs, ImageTest,
                                            "tree_xz_options", "tree_lz4_options",
                                            "tree_lzo_options", "tree_zstd_options"));
 
+TEST(EmptyImageTest, EmptyRootHasNoEntries) {
+  auto img = Image::Open(ImagePath("empty_root"));
+  ASSERT_TRUE(img.ok()) << img.status().ToString();
+  auto root = (*img)->Root();
+  ASSERT_TRUE(root.ok()) << root.status().ToString();
+  auto entries = (*img)->ReadDir(*root);
+  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  EXPECT_TRUE(entries->empty());
+  EXPECT_EQ((*img)->Lookup("/x").status().code(), StatusCode::kNotFound);
+}
+
 TEST(CompressorOptionsTest, StoredOptionsAreDecoded) {
   const std::pair<const char*, const char*> cases[] = {
       {"tree_gzip_options", "level=1 window=10 strategies=filtered"},

@@ -42,14 +42,16 @@ namespace {
 
 Status CheckTables(const Superblock& sb) {
   // Every table must start inside the used bytes; the inode table precedes
-  // the directory table, which precedes all lookup tables.
+  // the directory table, which precedes (or is empty and meets) the others.
   const uint64_t end = sb.bytes_used;
   if (sb.inode_table_start < kSuperblockSize || sb.inode_table_start >= end)
     return Status::Corruption("inode table start out of range");
   if (sb.directory_table_start <= sb.inode_table_start ||
       sb.directory_table_start >= end)
     return Status::Corruption("directory table start out of range");
-  if (sb.id_table_start <= sb.directory_table_start || sb.id_table_start >= end)
+  // A table may start where the directory table starts: an image whose root
+  // is empty has an empty directory table.
+  if (sb.id_table_start < sb.directory_table_start || sb.id_table_start >= end)
     return Status::Corruption("id table start out of range");
   struct { uint64_t start; const char* name; } optional[] = {
       {sb.fragment_table_start, "fragment"},
@@ -58,7 +60,7 @@ Status CheckTables(const Superblock& sb) {
   };
   for (const auto& t : optional) {
     if (t.start == kInvalidTable) continue;
-    if (t.start <= sb.directory_table_start || t.start >= end)
+    if (t.start < sb.directory_table_start || t.start >= end)
       return Status::Corruption(std::string(t.name) + " table start out of range");
   }
   return Status::Ok();
