@@ -22,18 +22,25 @@ int atomic_dec_and_test(atomic_t* v);
 void atomic_add(int i, atomic_t* v);
 void atomic_sub(int i, atomic_t* v);
 
-// Marked accesses: relaxed atomics (no data race for TSan, as KCSAN treats
-// them), with a scheduling point before each.
+// Marked accesses: atomics (no data race for TSan, as KCSAN treats them),
+// with a scheduling point before each. The kernel memory model orders a
+// READ_ONCE'd pointer's dereference by address dependency; TSan knows no
+// dependencies, so the model uses acquire/release, its closest equivalent.
 template <typename T>
 T READ_ONCE(T& x) {
   model_point("READ_ONCE");
-  return std::atomic_ref<T>(x).load(std::memory_order_relaxed);
+  return std::atomic_ref<T>(x).load(std::memory_order_acquire);
 }
 template <typename T, typename U>
 void WRITE_ONCE(T& x, U v) {
   model_point("WRITE_ONCE");
-  std::atomic_ref<T>(x).store(static_cast<T>(v), std::memory_order_relaxed);
+  std::atomic_ref<T>(x).store(static_cast<T>(v), std::memory_order_release);
 }
+template <typename T>
+T smp_load_acquire(T* p) { return READ_ONCE(*p); }
+template <typename T, typename U>
+void smp_store_release(T* p, U v) { WRITE_ONCE(*p, v); }
+
 // Full barriers: the model's accesses are sequentially consistent already.
 inline void smp_mb() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void mb() { smp_mb(); }

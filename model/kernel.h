@@ -5,6 +5,7 @@
 #ifndef SQUASHLAB_MODEL_KERNEL_H_
 #define SQUASHLAB_MODEL_KERNEL_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -94,13 +95,14 @@ class Kernel {
   bio* AllocBio();
   void FreeBio(bio* b);
   std::map<const work_struct*, WorkState>& works() { return works_; }
-  int NextWorkerId() { return next_worker_++; }
+  int NextWorkerId() { return next_worker_.fetch_add(1); }
 
   // Objects a scenario owns for the run's lifetime (destroyed with Kernel).
   template <typename T, typename... Args>
   T* New(Args&&... args) {
     auto owned = std::make_shared<T>(std::forward<Args>(args)...);
     T* raw = owned.get();
+    std::lock_guard<std::mutex> l(arena_mu_);
     arena_.push_back(std::move(owned));
     return raw;
   }
@@ -133,7 +135,8 @@ class Kernel {
   std::vector<std::unique_ptr<buffer_head>> bhs_;
   std::vector<std::unique_ptr<bio>> bios_;
   std::map<const work_struct*, WorkState> works_;
-  int next_worker_ = 0;
+  std::atomic<int> next_worker_{0};
+  std::mutex arena_mu_;
   std::vector<std::shared_ptr<void>> arena_;
   std::vector<std::function<void()>> at_quiescence_;
 };

@@ -4,6 +4,7 @@
 #ifndef SQUASHLAB_MODEL_RAM_DISK_H_
 #define SQUASHLAB_MODEL_RAM_DISK_H_
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,7 +26,7 @@ class RamDisk : public BlockDriver {
   void set_fault(std::function<int(const bio*)> fault) { fault_ = std::move(fault); }
   // Completion latency charged in virtual time (simulate).
   void set_latency_ns(uint64_t ns) { latency_ns_ = ns; }
-  long completed() const { return completed_; }
+  long completed() const { return completed_.load(); }
 
   void submit(bio* b) override;
 
@@ -36,7 +37,7 @@ class RamDisk : public BlockDriver {
   block_device bdev_;
   std::function<int(const bio*)> fault_;
   uint64_t latency_ns_ = 0;
-  long completed_ = 0;
+  std::atomic<long> completed_{0};
 };
 
 }  // namespace squashlab

@@ -72,7 +72,7 @@ std::string Hex(uintptr_t v) {
 }
 
 // debugobjects: a work_struct inside [p, p+size) that is still queued, or
-// running in another task, must not be freed.
+// running in another task, must not be freed. REQUIRES: tree_lock held.
 void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
   Task* t = k.current_task();
   for (const auto& [work, st] : k.works()) {
@@ -107,12 +107,8 @@ void kfree(const void* p) {
   std::unique_lock<std::mutex> l(k.tree_lock());
   uintptr_t base = 0;
   const HeapObject* obj = k.heap().Find(p, &base);
-  if (obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p)) {
-    size_t size = obj->size;
-    l.unlock();
-    CheckFreedWork(k, base, size);
-    l.lock();
-  }
+  if (obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p))
+    CheckFreedWork(k, base, obj->size);  // a report unwinds and unlocks
   size_t size = 0;
   Heap::FreeResult r = k.heap().Free(const_cast<void*>(p), &size);
   l.unlock();

@@ -55,7 +55,9 @@ inline Scenario OrderViolation(bool correct, int pad = 2) {
       if (correct) wake_up(&st->wq);
     }));
     k.Spawn(Proc("user", [=] {
-      if (correct) wait_event(st->wq, [st] { return st->published != nullptr; });
+      // A wait condition must not contain scheduling points: plain atomic load.
+      if (correct)
+        wait_event(st->wq, [st] { return std::atomic_ref<page*>(st->published).load() != nullptr; });
       page* p = READ_ONCE(st->published);
       lock_page(p);
       unlock_page(p);

@@ -1,0 +1,41 @@
+// This file implements squashfs_page_actor (fs/squashfs/page_actor.[ch]):
+// the output abstraction of the decompressors. An actor walks either an
+// array of PAGE_SIZE buffers (the squashfs cache) or an array of page cache
+// pages, which the "special" actor kmap_atomic's one at a time. The
+// target_page field is the 2013 patch's addition.
+#ifndef SQUASHLAB_MODEL_VARIANTS_PAGE_ACTOR_H_
+#define SQUASHLAB_MODEL_VARIANTS_PAGE_ACTOR_H_
+
+namespace squashlab {
+
+struct page;
+
+struct squashfs_page_actor {
+  union {
+    void** buffer;
+    page** page;
+  };
+  void* pageaddr = nullptr;
+  void* (*squashfs_first_page)(squashfs_page_actor*) = nullptr;
+  void* (*squashfs_next_page)(squashfs_page_actor*) = nullptr;
+  void (*squashfs_finish_page)(squashfs_page_actor*) = nullptr;
+  int pages = 0;
+  struct page* target_page = nullptr;
+  int length = 0;
+  int next_page = 0;
+};
+
+// kmalloc'd actors, freed by the caller with kfree. A NULL entry of the
+// special actor's page array is skipped by writing into a scratch page
+// (the mainline actor's behaviour; 3.13 callers never pass NULL entries).
+squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages, int length);
+squashfs_page_actor* squashfs_page_actor_init_special(page** page, int pages,
+                                                      struct page* target_page, int length);
+
+inline void* squashfs_first_page(squashfs_page_actor* a) { return a->squashfs_first_page(a); }
+inline void* squashfs_next_page(squashfs_page_actor* a) { return a->squashfs_next_page(a); }
+inline void squashfs_finish_page(squashfs_page_actor* a) { a->squashfs_finish_page(a); }
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_VARIANTS_PAGE_ACTOR_H_
