@@ -157,18 +157,28 @@ StatusOr<FileLayout> Image::Layout(const Inode& file) {
 }
 
 StatusOr<size_t> Image::ReadFile(const Inode& file, uint64_t offset, std::span<uint8_t> out) {
-  SQL_ASSIGN_OR_RETURN(FileLayout layout, Layout(file));
+  if (!cached_layout_ || cached_layout_ref_ != file.ref) {
+    SQL_ASSIGN_OR_RETURN(FileLayout fresh, Layout(file));
+    cached_layout_ = std::make_unique<FileLayout>(std::move(fresh));
+    cached_layout_ref_ = file.ref;
+    cached_chunk_ = ~uint64_t{0};
+  }
+  const FileLayout& layout = *cached_layout_;
   if (offset >= layout.file_size) return size_t{0};
   const uint64_t end = std::min<uint64_t>(layout.file_size, offset + out.size());
-  std::vector<uint8_t> chunk(sb_.block_size);
+  chunk_buf_.resize(sb_.block_size);
   size_t done = 0;
   for (uint64_t pos = offset; pos < end;) {
     const uint64_t i = pos / sb_.block_size;
     const uint64_t in_chunk = pos - layout.chunk_offset(i);
-    SQL_RETURN_IF_ERROR(data_->ReadChunk(layout, i, own_context_.get(), chunk.data()));
+    if (cached_chunk_ != i) {
+      cached_chunk_ = ~uint64_t{0};  // stays invalid if the read fails
+      SQL_RETURN_IF_ERROR(data_->ReadChunk(layout, i, own_context_.get(), chunk_buf_.data()));
+      cached_chunk_ = i;
+    }
     const size_t take = static_cast<size_t>(
         std::min<uint64_t>(layout.chunk_length(i) - in_chunk, end - pos));
-    std::memcpy(out.data() + done, chunk.data() + in_chunk, take);
+    std::memcpy(out.data() + done, chunk_buf_.data() + in_chunk, take);
     done += take;
     pos += take;
   }

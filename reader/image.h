@@ -80,6 +80,13 @@ class Image {
   std::unique_ptr<XattrTable> xattrs_;
   std::unique_ptr<DataReader> data_;
   std::unique_ptr<DataReader::Context> own_context_;
+  // ReadFile's last layout: repeated range reads of one file (the model's
+  // oracle reads page by page) must not rebuild the block list each time.
+  uint64_t cached_layout_ref_ = ~uint64_t{0};
+  std::unique_ptr<FileLayout> cached_layout_;
+  // ... nor decode a block again for each small read inside it.
+  uint64_t cached_chunk_ = ~uint64_t{0};
+  std::vector<uint8_t> chunk_buf_;
 };
 
 }  // namespace squashlab

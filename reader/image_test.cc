@@ -62,6 +62,23 @@ TEST_P(ImageTest, RangeReadsCrossBlockBoundaries) {
   }
 }
 
+TEST_P(ImageTest, PageByPageReadsAlternatingFilesMatch) {
+  // Exercises the one-file, one-chunk cache of ReadFile: pages of two files
+  // read in turn must never come from the other file's cached block.
+  Inode big = Get("/big"), text = Get("/text");
+  const std::string want_big = ExpectedPattern(5, 700000), want_text = testdata::ExpectedText();
+  std::string page(4096, '\0');
+  auto span = std::span<uint8_t>(reinterpret_cast<uint8_t*>(page.data()), page.size());
+  for (uint64_t off = 0; off < 400000; off += 4096) {
+    auto n = img_->ReadFile(big, off, span);
+    ASSERT_TRUE(n.ok());
+    ASSERT_EQ(page.substr(0, *n), want_big.substr(off, *n)) << "big at " << off;
+    n = img_->ReadFile(text, off, span);
+    ASSERT_TRUE(n.ok());
+    ASSERT_EQ(page.substr(0, *n), want_text.substr(off, *n)) << "text at " << off;
+  }
+}
+
 TEST_P(ImageTest, SparseFileReadsZerosAndTail) {
   Inode in = Get("/sparse");
   std::string want(1 << 20, '\0');
