@@ -151,6 +151,7 @@ void ExploreExecutor::ReportHang(Kernel& kernel) {
 }
 
 RunOutcome ExploreExecutor::Run(Kernel& kernel) {
+  stopping_ = false;  // a kernel may run several batches of tasks
   int last = -1;
   while (!stopping_) {
     Enabled(&enabled_);

@@ -1,0 +1,59 @@
+// This file implements ReadPathOps, the one ops table behind which every
+// read-path variant lives (one small file each, ending in its const table),
+// the registry of all variants, and the parts of fs/squashfs/file.c the
+// 3.13-era variants share: squashfs_readpage, squashfs_copy_cache, the
+// fragment and sparse cases.
+#ifndef SQUASHLAB_MODEL_VARIANTS_READ_PATH_H_
+#define SQUASHLAB_MODEL_VARIANTS_READ_PATH_H_
+
+#include <string>
+#include <vector>
+
+#include "model/variants/squashfs.h"
+
+namespace squashlab {
+
+struct page;
+struct squashfs_cache_entry;
+
+struct ReadPathOps {
+  const char* name;
+  const char* summary;
+  // file.c's squashfs_readpage hands a full (non-sparse) block here. The
+  // variant returns 0 once it owns target_page (it will be unlocked, by the
+  // variant, now or later), or an error (the caller marks the page).
+  int (*readpage_block)(page* target_page, uint64_t block, int bsize);
+  // Optional a_ops->readpages (3.13 MM): `pages` are not in the page cache
+  // yet, each holds the MM's reference; pages left in the vector are
+  // released by the MM afterwards.
+  int (*readpages)(file* filp, address_space* mapping, std::vector<page*>* pages);
+  // Optional ->readahead (mainline): `pages` are in the page cache, locked;
+  // the variant must unlock every one. The MM drops its references after.
+  void (*readahead)(file* filp, address_space* mapping, const std::vector<page*>& pages);
+  // Optional replacement of a_ops->readpage (mainline's read_folio).
+  int (*readpage)(file* filp, page* p);
+};
+
+// All variants, in table order; nullptr when `name` is unknown.
+const std::vector<const ReadPathOps*>& AllReadPaths();
+const ReadPathOps* FindReadPath(const std::string& name);
+
+// a_ops->readpage for a mapping whose host is a squashfs inode.
+int squashfs_a_ops_readpage(file* filp, page* p);
+
+// fs/squashfs/file.c (3.13).
+int squashfs_readpage(file* filp, page* p);
+void squashfs_copy_cache(page* p, squashfs_cache_entry* buffer, int bytes, int offset);
+int squashfs_readpage_fragment(page* p);
+int squashfs_readpage_sparse(page* p, int index, int file_end);
+
+extern const ReadPathOps kSync313;
+extern const ReadPathOps kFileCache313;
+extern const ReadPathOps kAsync2013;
+extern const ReadPathOps kAsyncFixed;
+extern const ReadPathOps kReadpagesCache;
+extern const ReadPathOps kReadaheadMainline;
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_VARIANTS_READ_PATH_H_
