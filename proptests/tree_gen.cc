@@ -51,7 +51,9 @@ Node GenFile(uint32_t bs) {
 void AddCommon(Node* n) {
   n->mode = *rc::gen::element<uint32_t>(0644, 0600, 0755, 0700, 0444, 04755, 02755, 01777, 0);
   n->mtime = *rc::gen::inRange<uint32_t>(0, 0x7fffffff);
-  if (n->kind != NodeKind::kSymlink && *rc::gen::inRange(0, 4) == 0) {
+  // Linux allows user.* xattrs on regular files and directories only.
+  const bool xattrs_allowed = n->kind == NodeKind::kFile || n->kind == NodeKind::kDir;
+  if (xattrs_allowed && *rc::gen::inRange(0, 4) == 0) {
     const int count = *rc::gen::inRange(1, 3);
     for (int i = 0; i < count; ++i) {
       // At least one byte: gensquashfs drops empty values (the kernel then
