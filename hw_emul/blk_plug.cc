@@ -1,0 +1,109 @@
+// This file implements the per-task plug registry. Tasks of the explore and
+// simulate executors share one OS thread, so the registry is keyed by Task,
+// not thread-local; a mutex makes it safe under the threads executor.
+#include "hw_emul/blk_plug.h"
+
+#include <mutex>
+#include <unordered_map>
+
+#include "hw_emul/block_device.h"
+#include "model/bio.h"
+#include "model/kernel.h"
+
+namespace squashlab {
+namespace {
+
+std::mutex& RegistryMu() {
+  static std::mutex mu;
+  return mu;
+}
+
+std::unordered_map<const Task*, blk_plug*>& Registry() {
+  static auto* plugs = new std::unordered_map<const Task*, blk_plug*>();
+  return *plugs;
+}
+
+const Task* CurrentTask() {
+  Kernel* k = Kernel::CurrentOrNull();
+  return k ? k->current_task() : nullptr;
+}
+
+// Hands `bios` to their drivers: runs of bios for one BlockDevice as a batch.
+void SubmitPlugged(std::vector<bio*> bios) {
+  size_t i = 0;
+  while (i < bios.size()) {
+    BlockDriver* driver = bios[i]->bi_bdev->driver;
+    auto* dev = dynamic_cast<BlockDevice*>(driver);
+    if (dev == nullptr) {
+      driver->submit(bios[i++]);
+      continue;
+    }
+    std::vector<bio*> batch;
+    while (i < bios.size() && bios[i]->bi_bdev->driver == driver) batch.push_back(bios[i++]);
+    dev->SubmitBatch(batch);
+  }
+}
+
+}  // namespace
+
+blk_plug::~blk_plug() {
+  if (!active) return;
+  std::lock_guard<std::mutex> l(RegistryMu());
+  auto it = Registry().find(owner);
+  if (it != Registry().end() && it->second == this) Registry().erase(it);
+}
+
+void blk_start_plug(blk_plug* plug) {
+  const Task* t = CurrentTask();
+  BUG_ON(t == nullptr);
+  std::lock_guard<std::mutex> l(RegistryMu());
+  auto [it, inserted] = Registry().emplace(t, plug);
+  if (!inserted) return;  // nested plug: the outer one stays current
+  plug->list.clear();
+  plug->owner = t;
+  plug->active = true;
+}
+
+void blk_finish_plug(blk_plug* plug) {
+  std::vector<bio*> bios;
+  {
+    std::lock_guard<std::mutex> l(RegistryMu());
+    if (!plug->active) return;
+    auto it = Registry().find(plug->owner);
+    if (it != Registry().end() && it->second == plug) Registry().erase(it);
+    plug->active = false;
+    bios.swap(plug->list);
+  }
+  SubmitPlugged(std::move(bios));
+}
+
+void blk_flush_plug_current() {
+  std::vector<bio*> bios;
+  {
+    std::lock_guard<std::mutex> l(RegistryMu());
+    auto it = Registry().find(CurrentTask());
+    if (it == Registry().end()) return;
+    bios.swap(it->second->list);
+  }
+  SubmitPlugged(std::move(bios));
+}
+
+blk_plug* current_plug() {
+  const Task* t = CurrentTask();
+  if (t == nullptr) return nullptr;
+  std::lock_guard<std::mutex> l(RegistryMu());
+  auto it = Registry().find(t);
+  return it == Registry().end() ? nullptr : it->second;
+}
+
+bool blk_plug_add_current(bio* b) {
+  const Task* t = CurrentTask();
+  if (t == nullptr) return false;
+  std::lock_guard<std::mutex> l(RegistryMu());
+  auto it = Registry().find(t);
+  if (it == Registry().end()) return false;
+  it->second->list.push_back(b);
+  return true;
+}
+
+}  // namespace squashlab

@@ -1,0 +1,398 @@
+// This file implements BlockDevice. One mutex guards the queue, the device
+// timeline and the counters; it is never held across a scheduling point,
+// a Delay, a Spawn or a bio_endio, so explore and simulate (fibers on one
+// thread) never switch with it held and threads never deadlock on it.
+#include "hw_emul/block_device.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "hw_emul/blk_plug.h"
+#include "hw_emul/bio_flags.h"
+#include "model/bio.h"
+#include "model/kernel.h"
+#include "reader/image_bytes.h"
+
+namespace squashlab {
+
+struct BlockDevice::Completion {
+  std::unique_ptr<Request> req;
+  uint64_t irq_ns = 0;
+  size_t short_bio = SIZE_MAX;  // bios from this index on are not transferred
+};
+
+namespace {
+
+const DeviceProfile& ProfileOrDie(const std::string& name) {
+  const DeviceProfile* p = FindProfile(name);
+  if (p == nullptr) {
+    std::fprintf(stderr, "hw_emul: unknown device profile '%s'\n", name.c_str());
+    std::abort();
+  }
+  return *p;
+}
+
+bool Overlaps(const SectorRange& r, uint64_t start, uint64_t end) {
+  return r.first < end && r.last >= start;
+}
+
+// The byte at `off` bytes into the bio's data.
+char* BioByte(bio* b, uint64_t off) {
+  for (const bio_vec& v : b->bi_io_vec) {
+    if (off < v.bv_len) return bio_vec_data(v) + off;
+    off -= v.bv_len;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+BlockDevice::BlockDevice(std::shared_ptr<const ImageBytes> image, DeviceOptions options)
+    : image_(std::move(image)),
+      opt_(std::move(options)),
+      profile_(&ProfileOrDie(opt_.profile)),
+      queue_(profile_->max_request_bytes.value),
+      timeline_(*profile_) {
+  unsigned bs = opt_.block_size;
+  if (bs != 512 && bs != 1024 && bs != 4096) {
+    std::fprintf(stderr, "hw_emul: block size %u not in {512, 1024, 4096}\n", bs);
+    std::abort();
+  }
+  bdev_.driver = this;
+  bdev_.logical_block_size = bs;
+  bdev_.name = opt_.name;
+  uint64_t blocks = (image_->size() + bs - 1) / bs;
+  capacity_sectors_ = blocks * (bs / 512);
+  counters_.depth_hist.assign(profile_->queue_depth.value + 1, 0);
+}
+
+BlockDevice::~BlockDevice() = default;
+
+bool BlockDevice::Reject(bio* b) const {
+  uint64_t bs = opt_.block_size;
+  return (b->bi_rw & WRITE) != 0 || b->bi_size == 0 || (b->bi_sector * 512) % bs != 0 ||
+         b->bi_size % bs != 0 || b->bi_sector + b->bi_size / 512 > capacity_sectors_;
+}
+
+void BlockDevice::submit(bio* b) {
+  uint64_t now = Kernel::Current().exec().NowNs();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    counters_.bios_submitted++;
+    counters_.bytes_requested += b->bi_size;
+  }
+  if (Reject(b)) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      counters_.bios_rejected++;
+    }
+    CompleteNow({b}, -EIO, "rejected");
+    return;
+  }
+  // A READA is refused when its request is allocated, before plugging
+  // (get_request in 3.x); the kernel fails it in the submitter's context,
+  // the model's contract wants an interrupt task: it runs at once.
+  bool refused = false;
+  if ((b->bi_rw & READA) != 0 && opt_.faults.reada_drop > 0) {
+    std::lock_guard<std::mutex> l(mu_);
+    bool congested = queue_.size() + inflight_.size() >= opt_.faults.congest;
+    if (congested && DrawLocked().Fires(opt_.faults.reada_drop, FaultSite::kReadaDrop,
+                                        b->bi_sector, Nth(FaultSite::kReadaDrop, b->bi_sector))) {
+      counters_.reada_dropped++;
+      refused = true;
+    }
+  }
+  if (refused) {
+    CompleteNow({b}, -EIO, "reada refused");
+    return;
+  }
+  if (blk_plug_add_current(b)) {
+    std::lock_guard<std::mutex> l(mu_);
+    counters_.bios_plugged++;
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    QueueLocked(b, now);
+  }
+  WakeHost();
+}
+
+void BlockDevice::SubmitBatch(const std::vector<bio*>& bios) {
+  uint64_t now = Kernel::Current().exec().NowNs();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (bio* b : bios) QueueLocked(b, now);
+  }
+  WakeHost();
+}
+
+bool BlockDevice::QueueLocked(bio* b, uint64_t now) {
+  int absorbed = 0;
+  MergeKind m = queue_.Add(b, now, &next_seq_, &absorbed);
+  if (m != MergeKind::kNone) counters_.merges++;
+  if (m == MergeKind::kBack) counters_.back_merges++;
+  if (m == MergeKind::kFront) counters_.front_merges++;
+  counters_.request_merges += absorbed;
+  counters_.max_queued = std::max<uint64_t>(counters_.max_queued, queue_.size());
+  return true;
+}
+
+void BlockDevice::WakeHost() {
+  Kernel& k = Kernel::Current();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (host_running_ || queue_.empty()) return;
+    host_running_ = true;
+  }
+  TaskSpec spec;
+  spec.name = "mmcqd/" + opt_.name;
+  spec.context = TaskContext::kProcess;
+  spec.prio = opt_.host_prio;
+  spec.start_ns = k.exec().NowNs();
+  spec.body = [this] { HostLoop(); };
+  k.Spawn(std::move(spec));
+}
+
+// mmc_queue_thread of 3.x: each iteration fetches a request (or finds the
+// previous one still in flight) and counts fetch, or finds nothing and
+// counts idle and sleeps (here: exits; the next submit spawns it again).
+// After starting a request with the queue depth reached it waits for the
+// earliest one in flight, as mmc_start_req waits for mqrq_prev.
+void BlockDevice::HostLoop() {
+  Kernel& k = Kernel::Current();
+  Executor& ex = k.exec();
+  const uint64_t depth = profile_->queue_depth.value;
+  for (;;) {
+    k.Point("mmc_queue_thread", 0);
+    std::shared_ptr<Completion> started;
+    bool must_wait = false;
+    InFlight wait{0, 0};
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      std::unique_ptr<Request> req;
+      if (inflight_.size() < depth) req = queue_.PopFront();
+      if (req == nullptr && inflight_.empty()) {
+        counters_.idle++;
+        host_running_ = false;
+        return;
+      }
+      counters_.fetch++;
+      if (req != nullptr) started = DispatchLocked(std::move(req), ex.NowNs());
+      if (started == nullptr || inflight_.size() >= depth) {
+        must_wait = true;
+        wait = *std::min_element(inflight_.begin(), inflight_.end(),
+                                 [](const InFlight& a, const InFlight& b) {
+                                   return a.end_ns < b.end_ns;
+                                 });
+      }
+    }
+    if (started != nullptr) {
+      TaskSpec spec;
+      spec.name = "irq/" + opt_.name;
+      spec.context = TaskContext::kInterrupt;
+      spec.cpu = opt_.irq_cpu;
+      spec.prio = 100;
+      spec.start_ns = started->irq_ns;
+      spec.body = [this, started] { Interrupt(started); };
+      k.Spawn(std::move(spec));
+    }
+    if (must_wait) {
+      uint64_t now = ex.NowNs();
+      if (wait.end_ns > now) ex.Delay(wait.end_ns - now);
+      std::lock_guard<std::mutex> l(mu_);
+      inflight_.erase(std::find_if(inflight_.begin(), inflight_.end(),
+                                   [&](const InFlight& f) { return f.seq == wait.seq; }));
+    }
+  }
+}
+
+std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(std::unique_ptr<Request> r,
+                                                                     uint64_t now) {
+  const FaultPlan& plan = opt_.faults;
+  auto c = std::make_shared<Completion>();
+  DeviceTimeline::Slot slot = timeline_.Schedule(now, r->sector, r->bytes);
+  counters_.requests++;
+  if (r->reada) counters_.reada_requests++;
+  if (r->sync) counters_.sync_requests++;
+  counters_.commands += CommandCount(*profile_, r->bytes);
+  counters_.busy_ns = timeline_.busy_ns();
+  inflight_.push_back(InFlight{r->seq, slot.end_ns});
+  counters_.depth_hist[std::min(inflight_.size(), counters_.depth_hist.size() - 1)]++;
+  uint64_t irq = slot.end_ns;
+  FaultDraw draw = DrawLocked();
+  if (draw.Fires(plan.delay, FaultSite::kDelay, r->sector, Nth(FaultSite::kDelay, r->sector))) {
+    irq += plan.delay_us * 1000;
+    counters_.delayed++;
+  }
+  if (draw.Fires(plan.reorder, FaultSite::kReorder, r->sector,
+                 Nth(FaultSite::kReorder, r->sector))) {
+    irq += 2 * (slot.end_ns - slot.start_ns) + 1;
+    counters_.reordered++;
+  }
+  if (draw.Fires(plan.short_completion, FaultSite::kShort, r->sector,
+                 Nth(FaultSite::kShort, r->sector))) {
+    c->short_bio = draw.Below(r->bios.size(), FaultSite::kShortPoint, r->sector,
+                              Nth(FaultSite::kShortPoint, r->sector));
+    counters_.short_requests++;
+  }
+  if (opt_.record_log) {
+    log_.push_back(RequestRecord{r->seq, r->sector, r->bytes, r->bios.size(), r->reada,
+                                 slot.sequential, r->queued_ns, now, slot.start_ns, slot.end_ns,
+                                 irq});
+  }
+  c->irq_ns = irq;
+  c->req = std::move(r);
+  return c;
+}
+
+void BlockDevice::Interrupt(const std::shared_ptr<Completion>& c) {
+  Kernel& k = Kernel::Current();
+  Executor& ex = k.exec();
+  // Simulate starts this task at irq_ns; threads and explore start it at
+  // once, so the rest of the latency passes here (a scaled sleep, a point).
+  uint64_t now = ex.NowNs();
+  if (c->irq_ns > now) ex.Delay(c->irq_ns - now);
+  k.Charge(CostKind::kIrqEntry);
+  std::vector<bio*>& bios = c->req->bios;
+  std::vector<int> errors(bios.size(), 0);
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (size_t i = 0; i < bios.size(); i++) errors[i] = BioErrorLocked(bios[i], *c, i);
+  }
+  for (size_t i = 0; i < bios.size(); i++)
+    if (errors[i] == 0) errors[i] = CopyIn(bios[i]);
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    for (size_t i = 0; i < bios.size(); i++) {
+      if (errors[i] == 0) {
+        FlipLocked(bios[i]);
+        counters_.bytes += bios[i]->bi_size;
+      } else {
+        counters_.bios_failed++;
+      }
+      counters_.bios_completed++;
+    }
+  }
+  for (size_t i = 0; i < bios.size(); i++) bio_endio(bios[i], errors[i]);
+}
+
+int BlockDevice::BioErrorLocked(const bio* b, const Completion& c, size_t index) {
+  const FaultPlan& plan = opt_.faults;
+  if (index >= c.short_bio) return -EIO;
+  uint64_t start = b->bi_sector;
+  uint64_t end = start + b->bi_size / 512;
+  bool eio = false;
+  for (const SectorRange& r : plan.eio_sectors) eio = eio || Overlaps(r, start, end);
+  if (!eio && plan.eio > 0)
+    eio = DrawLocked().Fires(plan.eio, FaultSite::kEio, start, Nth(FaultSite::kEio, start));
+  if (eio) counters_.eio++;
+  return eio ? -EIO : 0;
+}
+
+int BlockDevice::CopyIn(bio* b) {
+  uint64_t pos = b->bi_sector * 512;
+  for (const bio_vec& v : b->bi_io_vec) {
+    char* dst = bio_vec_data(v);
+    uint64_t in_image = pos < image_->size() ? std::min<uint64_t>(v.bv_len, image_->size() - pos) : 0;
+    if (in_image > 0 &&
+        !image_->ReadAt(pos, in_image, reinterpret_cast<uint8_t*>(dst)).ok())
+      return -EIO;
+    // The last block past the image's end reads as zeros.
+    std::memset(dst + in_image, 0, v.bv_len - in_image);
+    pos += v.bv_len;
+  }
+  return 0;
+}
+
+void BlockDevice::FlipLocked(bio* b) {
+  const FaultPlan& plan = opt_.faults;
+  uint64_t start = b->bi_sector;
+  uint64_t end = start + b->bi_size / 512;
+  FaultDraw draw = DrawLocked();
+  auto flip = [&](uint64_t off, int bit) {
+    char* p = BioByte(b, off);
+    if (p == nullptr) return;
+    *p = static_cast<char>(*p ^ (1 << bit));
+    flips_.push_back(FlipRecord{start * 512 + off, bit});
+    counters_.flips++;
+  };
+  for (const SectorRange& r : plan.flip_sectors) {
+    if (!Overlaps(r, start, end)) continue;
+    uint64_t s = std::max(r.first, start);
+    uint64_t v = draw.Value(FaultSite::kFlipBit, s, Nth(FaultSite::kFlipBit, s));
+    flip((s - start) * 512 + v % 512, static_cast<int>((v >> 32) % 8));
+    break;
+  }
+  if (plan.flip > 0 &&
+      draw.Fires(plan.flip, FaultSite::kFlip, start, Nth(FaultSite::kFlip, start))) {
+    uint64_t v = draw.Value(FaultSite::kFlipBit, ~start, Nth(FaultSite::kFlipBit, ~start));
+    flip(v % b->bi_size, static_cast<int>((v >> 32) % 8));
+  }
+}
+
+void BlockDevice::CompleteNow(std::vector<bio*> bios, int error, const char* why) {
+  Kernel& k = Kernel::Current();
+  TaskSpec spec;
+  spec.name = std::string("irq/") + opt_.name;
+  spec.context = TaskContext::kInterrupt;
+  spec.cpu = opt_.irq_cpu;
+  spec.prio = 100;
+  spec.start_ns = k.exec().NowNs();
+  spec.body = [this, bios, error, why] {
+    Kernel& kk = Kernel::Current();
+    kk.Charge(CostKind::kIrqEntry);
+    kk.Point(why, bios.empty() ? 0 : bios.front()->id);
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      counters_.bios_completed += bios.size();
+      counters_.bios_failed += bios.size();
+    }
+    for (bio* b : bios) bio_endio(b, error);
+  };
+  k.Spawn(std::move(spec));
+}
+
+uint64_t BlockDevice::Nth(FaultSite site, uint64_t key) {
+  return nth_[{static_cast<uint64_t>(site), key}]++;
+}
+
+FaultDraw BlockDevice::DrawLocked() {
+  if (opt_.faults.seed) return FaultDraw(*opt_.faults.seed);
+  Kernel* k = Kernel::CurrentOrNull();
+  return FaultDraw(k ? k->config().seed : 1);
+}
+
+DeviceCounters BlockDevice::counters() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return counters_;
+}
+
+std::vector<RequestRecord> BlockDevice::log() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return log_;
+}
+
+std::vector<FlipRecord> BlockDevice::flips() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return flips_;
+}
+
+void BlockDevice::Reset() {
+  std::lock_guard<std::mutex> l(mu_);
+  queue_.Clear();
+  timeline_.Reset();
+  inflight_.clear();
+  host_running_ = false;
+  next_seq_ = 0;
+  nth_.clear();
+  counters_ = DeviceCounters();
+  counters_.depth_hist.assign(profile_->queue_depth.value + 1, 0);
+  log_.clear();
+  flips_.clear();
+}
+
+}  // namespace squashlab
