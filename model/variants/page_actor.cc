@@ -59,7 +59,7 @@ squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages, int leng
   return a;
 }
 
-squashfs_page_actor* squashfs_page_actor_init_special(page** page, int pages,
+squashfs_page_actor* squashfs_page_actor_init_special(struct page** page, int pages,
                                                       struct page* target_page, int length) {
   auto* a = static_cast<squashfs_page_actor*>(kmalloc(sizeof(squashfs_page_actor), GFP_KERNEL));
   a->page = page;

@@ -13,7 +13,7 @@ struct page;
 struct squashfs_page_actor {
   union {
     void** buffer;
-    page** page;
+    struct page** page;
   };
   void* pageaddr = nullptr;
   void* (*squashfs_first_page)(squashfs_page_actor*) = nullptr;
@@ -29,7 +29,7 @@ struct squashfs_page_actor {
 // special actor's page array is skipped by writing into a scratch page
 // (the mainline actor's behaviour; 3.13 callers never pass NULL entries).
 squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages, int length);
-squashfs_page_actor* squashfs_page_actor_init_special(page** page, int pages,
+squashfs_page_actor* squashfs_page_actor_init_special(struct page** page, int pages,
                                                       struct page* target_page, int length);
 
 inline void* squashfs_first_page(squashfs_page_actor* a) { return a->squashfs_first_page(a); }

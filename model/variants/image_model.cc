@@ -1,0 +1,67 @@
+// This file implements the decoding of an image into an ImageModel.
+#include "model/variants/image_model.h"
+
+#include <fstream>
+#include <iterator>
+
+#include "reader/image.h"
+
+namespace squashlab {
+
+const FileModel* ImageModel::Find(const std::string& name) const {
+  for (const auto& f : files)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> ImageModel::CompressedRanges() const {
+  std::vector<std::pair<uint64_t, uint64_t>> r;
+  for (const auto& f : files) {
+    for (const auto& b : f.layout.blocks)
+      if (b.compressed && b.stored_size) r.emplace_back(b.start, b.start + b.stored_size);
+    if (f.layout.has_tail && f.layout.fragment.compressed)
+      r.emplace_back(f.layout.fragment.start, f.layout.fragment.start + f.layout.fragment.stored_size);
+  }
+  return r;
+}
+
+StatusOr<ImageModel> LoadImageModel(std::vector<uint8_t> bytes) {
+  ImageModel m;
+  m.bytes = bytes;
+  auto opened = Image::OpenBytes(std::move(bytes));
+  if (!opened.ok()) return opened.status();
+  Image& img = *opened.value();
+  m.block_size = img.superblock().block_size;
+  m.compressor = img.superblock().compressor;
+  m.bytes_used = img.superblock().bytes_used;
+  auto root = img.Root();
+  if (!root.ok()) return root.status();
+  auto entries = img.ReadDir(root.value());
+  if (!entries.ok()) return entries.status();
+  for (const DirEntry& e : entries.value()) {
+    if (e.type != InodeType::kFile) continue;
+    auto ino = img.ReadInode(e);
+    if (!ino.ok()) return ino.status();
+    auto layout = img.Layout(ino.value());
+    if (!layout.ok()) return layout.status();
+    FileModel f;
+    f.name = e.name;
+    f.layout = layout.value();
+    f.content.resize(f.layout.file_size);
+    auto n = img.ReadFile(ino.value(), 0,
+                          std::span<uint8_t>(reinterpret_cast<uint8_t*>(f.content.data()),
+                                             f.content.size()));
+    if (!n.ok()) return n.status();
+    m.files.push_back(std::move(f));
+  }
+  return m;
+}
+
+StatusOr<ImageModel> LoadImageModelFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound("cannot open image " + path);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return LoadImageModel(std::move(bytes));
+}
+
+}  // namespace squashlab

@@ -1,0 +1,44 @@
+// This file implements ImageModel: what the model needs of a real SquashFS
+// image, decoded once by the reader (the oracle) outside any run — the
+// image bytes, the superblock facts, and for each regular file of the root
+// directory its block list, fragment and expected content.
+#ifndef SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_
+#define SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reader/file_layout.h"
+#include "reader/status.h"
+#include "reader/superblock.h"
+
+namespace squashlab {
+
+struct FileModel {
+  std::string name;
+  FileLayout layout;
+  std::string content;  // what every read must return (the oracle)
+};
+
+struct ImageModel {
+  std::vector<uint8_t> bytes;
+  uint32_t block_size = 0;
+  CompressorId compressor = CompressorId::kGzip;
+  uint64_t bytes_used = 0;
+  std::vector<FileModel> files;
+
+  const FileModel* Find(const std::string& name) const;
+  // [start, end) of every compressed data block and fragment (fault plans
+  // flip bits only where the codec can notice).
+  std::vector<std::pair<uint64_t, uint64_t>> CompressedRanges() const;
+};
+
+// Decodes `bytes` with the reader; every regular file of the root directory
+// becomes a FileModel.
+StatusOr<ImageModel> LoadImageModel(std::vector<uint8_t> bytes);
+StatusOr<ImageModel> LoadImageModelFile(const std::string& path);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_

@@ -1,0 +1,206 @@
+// This file implements the verify job, its table and JSON, and repro.
+#include "model/verify/verify.h"
+
+#include <chrono>
+#include <cstdio>
+#include <unordered_set>
+
+#include "model/rng.h"
+#include "model/variants/decompressor.h"
+#include "model/variants/read_path.h"
+
+namespace squashlab {
+namespace {
+
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+uint64_t Hash(const std::vector<int>& v) {
+  uint64_t h = 1469598103934665603ULL;
+  for (int x : v) h = (h ^ static_cast<uint64_t>(x + 1)) * 1099511628211ULL;
+  return h;
+}
+
+std::string JsonEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (c == '\n') o += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
+    else o += c;
+  }
+  return o;
+}
+
+StatusOr<std::shared_ptr<const ImageModel>> ImageFor(const std::string& path) {
+  return path.empty() ? DefaultImage() : LoadImage(path);
+}
+
+}  // namespace
+
+CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
+                            double seconds) {
+  CellResult cell;
+  auto start = std::chrono::steady_clock::now();
+  Explorer explorer;
+  std::unordered_set<uint64_t> seen;
+  bool exhaustive = opt.strategy == "exhaustive";
+  for (size_t si = 0; si < scenarios.size(); si++) {
+    const Scenario& sc = scenarios[si];
+    ExploreOptions eo;
+    eo.strategy = opt.strategy;
+    eo.pct_depth = opt.pct_depth;
+    eo.preemption_bound = opt.preemption_bound;
+    auto strategy = MakeStrategy(eo);
+    long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
+                                    static_cast<long>(scenarios.size())
+                              : (1L << 40);
+    double until = seconds * static_cast<double>(si + 1) / static_cast<double>(scenarios.size());
+    bool more = true;
+    for (long run = 0; run < per && more; run++) {
+      uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
+      RunResult r = explorer.RunOnce(sc, *strategy, seed, false);
+      cell.runs++;
+      seen.insert(Hash(r.choices) ^ si);
+      more = r.more;
+      if (r.failed()) {
+        cell.found = true;
+        cell.first_failing_run = cell.runs;
+        cell.seconds_to_first = Since(start);
+        cell.scenario = sc.name;
+        cell.failure = explorer.Replay(sc, r.Token(sc.name));
+        cell.failure.strategy = r.strategy;
+        cell.minimised = opt.minimise ? explorer.Minimise(sc, cell.failure, opt.minimise_budget)
+                                      : cell.failure;
+        cell.distinct = static_cast<long>(seen.size());
+        cell.seconds = Since(start);
+        return cell;
+      }
+      if (opt.budget == 0 && Since(start) > until) break;
+    }
+    if (exhaustive && !more) cell.exhausted = true;
+  }
+  cell.distinct = static_cast<long>(seen.size());
+  cell.seconds = Since(start);
+  return cell;
+}
+
+StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
+  auto image = ImageFor(opt.image);
+  if (!image.ok()) return image.status();
+  std::vector<std::string> variants = opt.variants, decomps = opt.decomps, workloads = opt.workloads;
+  if (variants.empty())
+    for (const auto* v : AllReadPaths()) variants.push_back(v->name);
+  if (decomps.empty())
+    for (const auto* d : AllDecompressors()) decomps.push_back(d->name);
+  if (workloads.empty()) workloads = DefaultWorkloads();
+  if (opt.strategy != "pct" && opt.strategy != "random" && opt.strategy != "exhaustive")
+    return Status::InvalidArgument("unknown strategy " + opt.strategy);
+  VerifyResult res;
+  auto start = std::chrono::steady_clock::now();
+  double per_cell = opt.seconds / static_cast<double>(variants.size() * decomps.size());
+  for (const auto& v : variants) {
+    for (const auto& d : decomps) {
+      std::vector<Scenario> scs;
+      for (const auto& w : workloads) {
+        ScenarioSpec spec{v, d, w, opt.faults};
+        auto sc = MakeScenario(spec, image.value());
+        if (!sc.ok()) return sc.status();
+        scs.push_back(std::move(sc).value());
+      }
+      CellResult cell = ExploreScenarios(scs, opt, per_cell);
+      cell.variant = v;
+      cell.decomp = d;
+      if (log) {
+        *log << v << " x " << d << ": " << cell.runs << " schedules, "
+             << (cell.found ? cell.minimised.report.title : std::string("clean")) << "\n";
+        log->flush();
+      }
+      res.cells.push_back(std::move(cell));
+    }
+  }
+  res.seconds = Since(start);
+  return res;
+}
+
+std::string FormatTable(const VerifyResult& r) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-19s %-17s %9s %9s %4s %8s  %s\n", "variant", "decompressor",
+                "schedules", "distinct", "viol", "to-first", "verdict");
+  out += line;
+  for (const auto& c : r.cells) {
+    std::string verdict = c.found ? c.minimised.report.title : (c.exhausted ? "clean (exhausted)" : "clean");
+    std::string first = c.found ? std::to_string(c.first_failing_run) : "-";
+    std::snprintf(line, sizeof line, "%-19s %-17s %9ld %9ld %4d %8s  %s\n", c.variant.c_str(),
+                  c.decomp.c_str(), c.runs, c.distinct, c.found ? 1 : 0, first.c_str(),
+                  verdict.c_str());
+    out += line;
+  }
+  std::snprintf(line, sizeof line, "(%zu cells, %.1f s)\n", r.cells.size(), r.seconds);
+  out += line;
+  return out;
+}
+
+std::string FormatFailures(const VerifyResult& r) {
+  std::string out;
+  for (const auto& c : r.cells) {
+    if (!c.found) continue;
+    const RunResult& m = c.minimised;
+    out += "==== " + c.variant + " x " + c.decomp + " ====\n";
+    out += m.report.ToString();
+    out += "scenario: " + c.scenario + "\n";
+    out += "found after " + std::to_string(c.first_failing_run) + " schedules (" +
+           std::to_string(c.seconds_to_first) + " s) by " + c.failure.strategy + "\n";
+    out += "replay token: " + c.failure.Token(c.scenario).ToString() + "\n";
+    out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
+           std::to_string(m.steps) + " steps; token: " + m.Token(c.scenario).ToString() + "\n";
+    out += m.trace.Ftrace("minimised schedule of " + c.scenario);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string ToJson(const VerifyResult& r, const VerifyOptions& opt) {
+  std::string o = "{\"strategy\":\"" + JsonEscape(opt.strategy) + "\",\"faults\":\"" +
+                  JsonEscape(opt.faults) + "\",\"seconds\":" + std::to_string(r.seconds) +
+                  ",\"cells\":[";
+  for (size_t i = 0; i < r.cells.size(); i++) {
+    const CellResult& c = r.cells[i];
+    if (i) o += ",";
+    o += "{\"variant\":\"" + c.variant + "\",\"decomp\":\"" + c.decomp +
+         "\",\"schedules\":" + std::to_string(c.runs) + ",\"distinct\":" + std::to_string(c.distinct) +
+         ",\"exhausted\":" + (c.exhausted ? "true" : "false") +
+         ",\"violations\":" + (c.found ? "1" : "0") + ",\"seconds\":" + std::to_string(c.seconds);
+    if (c.found) {
+      o += ",\"first_failing_run\":" + std::to_string(c.first_failing_run) +
+           ",\"seconds_to_first\":" + std::to_string(c.seconds_to_first) + ",\"scenario\":\"" +
+           JsonEscape(c.scenario) + "\",\"kind\":\"" + ReportKindName(c.minimised.report.kind) +
+           "\",\"title\":\"" + JsonEscape(c.minimised.report.title) + "\",\"report\":\"" +
+           JsonEscape(c.minimised.report.ToString()) + "\",\"token\":\"" +
+           JsonEscape(c.failure.Token(c.scenario).ToString()) + "\",\"minimised_token\":\"" +
+           JsonEscape(c.minimised.Token(c.scenario).ToString()) +
+           "\",\"minimised_preemptions\":" + std::to_string(c.minimised.preemptions) +
+           ",\"minimised_steps\":" + std::to_string(c.minimised.steps) + ",\"schedule\":\"" +
+           JsonEscape(c.minimised.trace.Ftrace("minimised")) + "\"";
+    }
+    o += "}";
+  }
+  return o + "]}\n";
+}
+
+StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace) {
+  auto t = ReplayToken::Parse(token);
+  if (!t.ok()) return t.status();
+  auto spec = ScenarioSpec::Parse(t.value().scenario);
+  if (!spec.ok()) return spec.status();
+  auto img = ImageFor(image);
+  if (!img.ok()) return img.status();
+  auto sc = MakeScenario(spec.value(), img.value());
+  if (!sc.ok()) return sc.status();
+  Explorer e;
+  return e.Replay(sc.value(), t.value(), trace);
+}
+
+}  // namespace squashlab

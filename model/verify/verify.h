@@ -1,0 +1,71 @@
+// This file implements the squashlab verify job: for each read-path variant
+// x decompressor strategy, explore the scenarios' schedules (pct, random or
+// exhaustive) until a budget of runs or time, stop a cell at its first
+// violation, minimise it, and report a verdict table with the kernel-style
+// report, the minimised schedule and the replay token of each failure; and
+// the replay of one token (squashlab repro).
+#ifndef SQUASHLAB_MODEL_VERIFY_VERIFY_H_
+#define SQUASHLAB_MODEL_VERIFY_VERIFY_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/explorer.h"
+#include "model/verify/scenarios.h"
+
+namespace squashlab {
+
+struct VerifyOptions {
+  std::vector<std::string> variants;   // empty: every variant
+  std::vector<std::string> decomps;    // empty: every strategy
+  std::vector<std::string> workloads;  // empty: DefaultWorkloads()
+  std::string image;                   // empty: the embedded image
+  std::string strategy = "pct";        // pct | random | exhaustive
+  int pct_depth = 3;
+  int preemption_bound = 2;            // exhaustive
+  long budget = 0;                     // runs per cell; 0: until the time
+  double seconds = 40;                 // the whole job's time (when budget 0)
+  std::string faults;                  // "", eio, reada, bitflip
+  uint64_t seed = 1;
+  bool minimise = true;
+  long minimise_budget = 600;
+};
+
+struct CellResult {
+  std::string variant, decomp;
+  long runs = 0;
+  long distinct = 0;            // distinct schedules (choice sequences)
+  bool exhausted = false;       // exhaustive walked its whole space
+  bool found = false;
+  long first_failing_run = -1;  // runs before detection
+  double seconds = 0;
+  double seconds_to_first = 0;
+  std::string scenario;         // of the failure
+  RunResult failure;            // as found
+  RunResult minimised;          // with its trace
+};
+
+struct VerifyResult {
+  std::vector<CellResult> cells;
+  double seconds = 0;
+};
+
+// Validates the options; runs the job (progress lines to `log` if set).
+StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log);
+std::string FormatTable(const VerifyResult& r);
+// Each failure: report, scenario, token, minimised schedule.
+std::string FormatFailures(const VerifyResult& r);
+std::string ToJson(const VerifyResult& r, const VerifyOptions& opt);
+
+// Explores one scenario (a cell's inner loop), shared with the tests.
+CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
+                            double seconds);
+
+// Replays a token (its scenario over the embedded image, or `image`).
+StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_VERIFY_VERIFY_H_

@@ -1,0 +1,45 @@
+// This file implements a development driver: `verify_main SCENARIO RUNS`
+// explores one scenario of the embedded image and prints the outcome.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "model/verify/verify.h"
+
+int main(int argc, char** argv) {
+  using namespace squashlab;
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: verify_main SCENARIO RUNS [strategy]\n");
+    return 2;
+  }
+  auto spec = ScenarioSpec::Parse(argv[1]);
+  auto img = DefaultImage();
+  if (!spec.ok() || !img.ok()) return 2;
+  auto sc = MakeScenario(spec.value(), img.value());
+  if (!sc.ok()) {
+    std::cerr << sc.status().ToString() << "\n";
+    return 2;
+  }
+  VerifyOptions opt;
+  opt.budget = std::atol(argv[2]);
+  if (argc > 3) opt.strategy = argv[3];
+  if (argc > 4) opt.minimise = false;
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
+  {
+    Explorer e;
+    auto st = MakeRandomStrategy();
+    RunResult one = e.RunOnce(sc.value(), *st, 1, true);
+    std::printf("first run: %ld steps, %zu tasks, completed=%d %s\n", one.steps,
+                one.trace.task_names.size(), one.completed, one.report.title.c_str());
+  }
+  CellResult c = ExploreScenarios({sc.value()}, opt, 0);
+  std::printf("%ld runs, %ld distinct, %.2f s, found=%d\n", c.runs, c.distinct, c.seconds, c.found);
+  if (c.found) {
+    VerifyResult r;
+    c.variant = spec.value().variant;
+    c.decomp = spec.value().decomp;
+    r.cells.push_back(c);
+    std::cout << FormatFailures(r);
+  }
+  return 0;
+}
