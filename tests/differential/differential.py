@@ -11,6 +11,7 @@ Honours Bazel's sharding protocol (TEST_TOTAL_SHARDS / TEST_SHARD_INDEX).
 
 import os
 import random
+import signal
 import sys
 import time
 
@@ -211,4 +212,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # Bazel's timeout sends SIGTERM: unwind so that mounts and the tmpfs go.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(main(sys.argv))

@@ -12,6 +12,7 @@ Exit codes: 0 ok, 1 path not found, 2 usage, 3 corrupt or unsupported image,
 
 import os
 import random
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -263,4 +264,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Bazel's timeout sends SIGTERM: unwind so that mounts and the tmpfs go.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(main())
