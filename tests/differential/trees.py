@@ -206,6 +206,11 @@ def _special(root, caps):
             caps.skip("device node " + name, str(e))
     if os.path.exists(os.path.join(d, "blk")):
         os.link(os.path.join(d, "blk"), os.path.join(d, "blk-hardlink"))
+    # xattrs make mksquashfs store the extended device, fifo and socket inodes.
+    for name in ("chr-bigminor", "fifo", "socket"):
+        if os.path.lexists(os.path.join(d, name)):
+            _set_xattrs(os.path.join(d, name), [("trusted.special", name.encode())], caps,
+                        follow=False)
 
 
 def _xattrs(root, rng, caps):
