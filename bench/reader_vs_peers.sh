@@ -7,6 +7,8 @@
 #
 # Usage: bench/reader_vs_peers.sh [--quick] [--out DIR] [--runs N] [--codecs "zstd gzip lz4 xz"]
 # Writes DIR/results.json, DIR/results.csv, DIR/table.md and prints the table.
+# The machine should be otherwise idle: the load average is recorded in the note.
+# Full run: ~15 minutes on 2 cores (the xz image alone takes ~5 to build).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,7 +25,7 @@ while [[ $# -gt 0 ]]; do
     --out) out="$2"; shift ;;
     --runs) runs="$2"; shift ;;
     --codecs) file_codecs="$2"; shift ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "reader_vs_peers.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -71,6 +73,7 @@ else
   log "no tmpfs for scratch: using $work on $(df --output=fstype "$work" | tail -1)"
 fi
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 meas="$out/measurements.jsonl"
 : > "$meas"
 cores=$(nproc)
@@ -220,5 +223,5 @@ for c in $file_codecs; do extract_all file "$c" "${file_img[$c]}" "$file_bytes";
 ls -l "$work"/*.sqfs | awk '{print $5, $9}' | sed "s|$work/||" >"$out/images.txt"
 python3 "$repo/bench/reader_vs_peers_report.py" --out "$out" --cores "$cores" \
   --host "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), ${cores} cores" \
-  --note "file: ${file_mib} MiB mixed; tree: ${tree_srcs[*]}; 128K blocks; runs=$runs (best kept)"
+  --note "file: ${file_mib} MiB mixed; tree: ${tree_srcs[*]}; 128K blocks; runs=$runs (best kept); load average before/after: ${load_before} / $(cut -d' ' -f1-3 /proc/loadavg)"
 log "results in $out"
