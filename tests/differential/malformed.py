@@ -220,6 +220,22 @@ def contract_cases(ck, env, good):
         if not ok:
             ck.failures.append("contract: %s: %s" % (what, r.describe()))
     rmtree(env.path("xd"))
+    # A symlink already in DEST where the image has a directory: extraction
+    # must not follow it (any exit code but a crash; nothing in the canary).
+    dest = env.path("xd")
+    os.makedirs(dest)
+    os.symlink(ck.canary, os.path.join(dest, "files"))
+    r = env.run(sq("extract", good, dest), timeout=TIMEOUT)
+    leaked = os.listdir(ck.canary)
+    ok = r.rc >= 0 and not r.timed_out and not leaked
+    ck.rows.append(("contract: symlink planted in DEST not followed", "extract", "0/3/4",
+                    str(r.rc), ok))
+    if not ok:
+        ck.failures.append("contract: extract followed a symlink planted in DEST (canary "
+                           "holds %s): %s" % (leaked, r.describe()))
+    rmtree(dest)
+    rmtree(ck.canary)
+    os.makedirs(ck.canary)
 
 
 def main():
