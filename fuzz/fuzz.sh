@@ -42,7 +42,8 @@ set +e
   -artifact_prefix="$dir/artifacts/" -print_final_stats=1 "${extra[@]}" 2>&1 | tee "$log" |
   grep -E '^#[0-9]+.*(pulse|DONE|REDUCE|NEW)|ERROR|SUMMARY|stat::' | tail -n 40
 set -e
-grep -h '^#' "$log" "$dir"/fuzz-*.log 2>/dev/null | grep -E 'cov:' | tail -1 | sed 's/^/last: /'
+{ grep -h '^#' "$log" "$dir"/fuzz-*.log 2>/dev/null || true; } | grep -E 'cov:' | tail -1 |
+  sed 's/^/last: /' || true
 shopt -s nullglob
 for crash in "$dir"/artifacts/crash-* "$dir"/artifacts/leak-* "$dir"/artifacts/timeout-* "$dir"/artifacts/oom-*; do
   mkdir -p "fuzz/regression/$target"

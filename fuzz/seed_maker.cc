@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -127,7 +128,9 @@ void EmitBlocks(Image* img, const Walked& walked, Writer* w, const std::string& 
   const Superblock& sb = img->superblock();
   const std::string target = std::string("decompress_") + CompressorName(sb.compressor);
   int emitted = 0;
+  std::set<uint64_t> seen;  // block starts: many files share one fragment
   auto emit = [&](uint32_t capacity, ByteSpan payload) {
+    if (!seen.insert(reinterpret_cast<uintptr_t>(payload.data())).second) return;
     Bytes b;
     Put32(&b, capacity);
     Append(&b, payload);
