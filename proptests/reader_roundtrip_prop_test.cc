@@ -87,6 +87,7 @@ RC_GTEST_PROP(ReaderRoundTrip, ImageEqualsTheTreeItWasMadeFrom, ()) {
   opts.expect_xattrs = std::find(packing.flags.begin(), packing.flags.end(), "-no-xattrs") ==
                        packing.flags.end();
   opts.expect_root_time = !packing.gensquashfs;
+  opts.expect_hard_links = !packing.gensquashfs;
   const std::string diff = CompareImage(image->get(), tree, opts);
   fs::remove_all(scratch);
   RC_TAG(packing.comp);
