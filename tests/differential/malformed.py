@@ -209,6 +209,8 @@ def contract_cases(ck, env, good):
             (sq("extract", good, env.path("xd"), "/nope"), 1, "extract of a missing path"),
             (sq(), 2, "no arguments"), (sq("frobnicate", good), 2, "unknown command"),
             (sq("cat"), 2, "cat without image"), (sq("ls", "-Z", good), 2, "unknown option"),
+            (sq("cat", "-p", "0", good, "/files/a"), 2, "cat -p 0"),
+            (sq("extract", "-p", "x", good, env.path("xd")), 2, "extract -p x"),
             (sq("info", missing), 4, "image that does not exist"),
             (sq("extract", good, "/proc/version/dest"), 4, "DEST that cannot be created")):
         r = env.run(argv, timeout=TIMEOUT)
