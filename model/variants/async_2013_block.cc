@@ -38,7 +38,7 @@ int squashfs_copy_page(squashfs_sb_info* msblk, buffer_head** bh, int b, int off
   int in, pg_offset = 0, avail = 0, bytes, k = 0;
   char* data = static_cast<char*>(squashfs_first_page(output));
   for (bytes = length; k < b; k++) {
-    Kernel::Current().CheckPtr(bh[k], "squashfs_copy_page");
+    Kernel::Current().CheckPtr(kasan_load(bh[k]), "squashfs_copy_page");
     in = std::min(bytes, msblk->devblksize - offset);
     bytes -= in;
     while (in) {
@@ -89,7 +89,7 @@ void squashfs_buffer_read_async(squashfs_end_io_assoc* io_assoc) {
   // Mark pages as uptodate, unlock and release.
   for (i = 0; i < pages; i++) {
     flush_dcache_page(kasan_load(page[i]));
-    SetPageUptodate(page[i]);
+    SetPageUptodate(kasan_load(page[i]));
     unlock_page(page[i]);
     if (page[i] != target_page) page_cache_release(page[i]);
   }
@@ -138,7 +138,7 @@ void squashfs_buffer_end_io(buffer_head* bh, int uptodate) {
 
   // Check if all buffers are uptodate.
   for (int i = 0; i < kasan_load(io_assoc->b_count); i++)
-    if (!buffer_uptodate(kasan_load(io_assoc->__bh)[i])) return;
+    if (!buffer_uptodate(kasan_load(kasan_load(io_assoc->__bh)[i]))) return;
 
   schedule_work(&io_assoc->read_work);
 }
@@ -151,7 +151,7 @@ void squashfs_ll_r_block(int nr, buffer_head* bhs[]) {
   squashfs_end_io_assoc* io_assoc = nullptr;
 
   for (i = 0; i < nr; i++) {
-    buffer_head* bh = bhs[i];
+    buffer_head* bh = kasan_load(bhs[i]);
     io_assoc = static_cast<squashfs_end_io_assoc*>(bh->b_private);
     if (!trylock_buffer(bh)) continue;
     if (!buffer_uptodate(bh)) {

@@ -8,6 +8,7 @@
 #include "model/buffer_head.h"
 #include "model/kernel.h"
 #include "model/page.h"
+#include "model/variants/kasan.h"
 #include "model/variants/page_actor.h"
 
 namespace squashlab {
@@ -42,7 +43,7 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buff
   stream->in.clear();
   // As the kernel's loop: bh[k]->b_data is read for every k < b.
   for (int i = 0; i < b; i++) {
-    k.CheckPtr(bh[i], fn);
+    k.CheckPtr(kasan_load(bh[i]), fn);
     int avail = std::min(length, msblk->devblksize - offset);
     if (avail > 0) {
       const uint8_t* src = reinterpret_cast<const uint8_t*>(bh[i]->b_data) + offset;

@@ -13,22 +13,22 @@ struct squashfs_stream {
 };
 
 struct PercpuState {
-  std::unique_ptr<percpu<squashfs_stream>> streams;
+  percpu<squashfs_stream>* streams = nullptr;
 };
 
 void percpu_create(squashfs_sb_info* msblk) {
   Kernel& k = Kernel::Current();
   auto* st = k.New<PercpuState>();
-  st->streams.reset(alloc_percpu<squashfs_stream>(k.config().ncpus));
+  st->streams = alloc_percpu<squashfs_stream>();
   for (int cpu = 0; cpu < k.config().ncpus; cpu++)
-    per_cpu_ptr(st->streams.get(), cpu)->stream = squashfs_stream_init(msblk);
+    per_cpu_ptr(st->streams, cpu)->stream = squashfs_stream_init(msblk);
   msblk->stream = st;
 }
 
 int percpu_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
                       squashfs_page_actor* output) {
   auto* st = static_cast<PercpuState*>(msblk->stream);
-  squashfs_stream* stream = get_cpu_ptr(st->streams.get());
+  squashfs_stream* stream = get_cpu_ptr(st->streams);
   int res = squashfs_codec_uncompress(msblk, stream->stream, bh, b, offset, length, output);
   put_cpu_ptr(stream);
   return res;

@@ -15,23 +15,23 @@ struct squashfs_stream {
 // DEFINE_LOCAL_IRQ_LOCK(stream_lock) is a static in the kernel; one mount
 // per run here, so it lives with the run's state.
 struct LocallockState {
-  std::unique_ptr<percpu<squashfs_stream>> streams;
+  percpu<squashfs_stream>* streams = nullptr;
   DEFINE_LOCAL_IRQ_LOCK(stream_lock);
 };
 
 void locallock_create(squashfs_sb_info* msblk) {
   Kernel& k = Kernel::Current();
   auto* st = k.New<LocallockState>();
-  st->streams.reset(alloc_percpu<squashfs_stream>(k.config().ncpus));
+  st->streams = alloc_percpu<squashfs_stream>();
   for (int cpu = 0; cpu < k.config().ncpus; cpu++)
-    per_cpu_ptr(st->streams.get(), cpu)->stream = squashfs_stream_init(msblk);
+    per_cpu_ptr(st->streams, cpu)->stream = squashfs_stream_init(msblk);
   msblk->stream = st;
 }
 
 int locallock_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset,
                          int length, squashfs_page_actor* output) {
   auto* st = static_cast<LocallockState*>(msblk->stream);
-  squashfs_stream* stream = get_locked_ptr(st->stream_lock, st->streams.get());
+  squashfs_stream* stream = get_locked_ptr(st->stream_lock, st->streams);
   int res = squashfs_codec_uncompress(msblk, stream->stream, bh, b, offset, length, output);
   put_locked_ptr(st->stream_lock, stream);
   return res;

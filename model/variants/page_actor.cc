@@ -5,6 +5,7 @@
 #include "model/kernel.h"
 #include "model/page.h"
 #include "model/slab.h"
+#include "model/variants/kasan.h"
 
 namespace squashlab {
 namespace {
@@ -20,8 +21,9 @@ void* cache_next_page(squashfs_page_actor* a) {
 }
 void cache_finish_page(squashfs_page_actor*) {}
 
+// Loads are KASAN-checked: an actor may be freed under a racing user.
 void* MapNext(squashfs_page_actor* a) {
-  page* p = a->page[a->next_page++];
+  page* p = kasan_load(kasan_load(a->page)[kasan_load(a->next_page)++]);
   if (p == nullptr) {
     a->pageaddr = nullptr;
     return g_scratch;
@@ -34,7 +36,7 @@ void* direct_first_page(squashfs_page_actor* a) {
   return MapNext(a);
 }
 void* direct_next_page(squashfs_page_actor* a) {
-  if (a->pageaddr) kunmap_atomic(a->pageaddr);
+  if (kasan_load(a->pageaddr)) kunmap_atomic(a->pageaddr);
   a->pageaddr = nullptr;
   return a->next_page == a->pages ? nullptr : MapNext(a);
 }

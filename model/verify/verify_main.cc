@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
+
+#include "model/rng.h"
 
 #include "model/verify/verify.h"
 
@@ -31,6 +34,19 @@ int main(int argc, char** argv) {
     RunResult one = e.RunOnce(sc.value(), *st, 1, true);
     std::printf("first run: %ld steps, %zu tasks, completed=%d %s\n", one.steps,
                 one.trace.task_names.size(), one.completed, one.report.title.c_str());
+  }
+  if (std::getenv("TALLY")) {
+    std::map<std::string, long> tally;
+    Explorer e;
+    ExploreOptions eo;
+    eo.strategy = opt.strategy;
+    auto st = MakeStrategy(eo);
+    for (long run = 0; run < opt.budget; run++) {
+      RunResult r = e.RunOnce(sc.value(), *st, Rng::Mix(1, run), false);
+      tally[r.failed() ? r.report.title : "clean"]++;
+    }
+    for (auto& [t, n] : tally) std::printf("%6ld  %s\n", n, t.c_str());
+    return 0;
   }
   CellResult c = ExploreScenarios({sc.value()}, opt, 0);
   std::printf("%ld runs, %ld distinct, %.2f s, found=%d\n", c.runs, c.distinct, c.seconds, c.found);
