@@ -20,6 +20,7 @@ namespace squashlab {
 
 struct BlockDevice::Completion {
   std::unique_ptr<Request> req;
+  uint64_t start_ns = 0;  // the command started
   uint64_t irq_ns = 0;
   size_t short_bio = SIZE_MAX;  // bios from this index on are not transferred
 };
@@ -170,7 +171,7 @@ void BlockDevice::HostLoop() {
     k.Point("mmc_queue_thread", 0);
     std::shared_ptr<Completion> started;
     bool must_wait = false;
-    InFlight wait{0, 0};
+    InFlight wait{0, 0, 0};
     {
       std::lock_guard<std::mutex> l(mu_);
       std::unique_ptr<Request> req;
@@ -202,7 +203,10 @@ void BlockDevice::HostLoop() {
     }
     if (must_wait) {
       uint64_t now = ex.NowNs();
-      if (wait.end_ns > now) ex.Delay(wait.end_ns - now);
+      // Capped at the command's own service time: under threads, where
+      // Delay is scaled down, the device's clock would otherwise run
+      // further and further ahead of the wall clock.
+      if (wait.end_ns > now) ex.Delay(std::min(wait.end_ns - now, wait.end_ns - wait.start_ns));
       std::lock_guard<std::mutex> l(mu_);
       inflight_.erase(std::find_if(inflight_.begin(), inflight_.end(),
                                    [&](const InFlight& f) { return f.seq == wait.seq; }));
@@ -220,7 +224,7 @@ std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(std::unique
   if (r->sync) counters_.sync_requests++;
   counters_.commands += CommandCount(*profile_, r->bytes);
   counters_.busy_ns = timeline_.busy_ns();
-  inflight_.push_back(InFlight{r->seq, slot.end_ns});
+  inflight_.push_back(InFlight{r->seq, slot.start_ns, slot.end_ns});
   counters_.depth_hist[std::min(inflight_.size(), counters_.depth_hist.size() - 1)]++;
   uint64_t irq = slot.end_ns;
   FaultDraw draw = DrawLocked();
@@ -244,6 +248,7 @@ std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(std::unique
                                  slot.sequential, r->queued_ns, now, slot.start_ns, slot.end_ns,
                                  irq});
   }
+  c->start_ns = slot.start_ns;
   c->irq_ns = irq;
   c->req = std::move(r);
   return c;
@@ -253,9 +258,10 @@ void BlockDevice::Interrupt(const std::shared_ptr<Completion>& c) {
   Kernel& k = Kernel::Current();
   Executor& ex = k.exec();
   // Simulate starts this task at irq_ns; threads and explore start it at
-  // once, so the rest of the latency passes here (a scaled sleep, a point).
+  // once, so the latency passes here (a scaled sleep, a point), capped at
+  // the request's own latency as in HostLoop.
   uint64_t now = ex.NowNs();
-  if (c->irq_ns > now) ex.Delay(c->irq_ns - now);
+  if (c->irq_ns > now) ex.Delay(std::min(c->irq_ns - now, c->irq_ns - c->start_ns));
   k.Charge(CostKind::kIrqEntry);
   std::vector<bio*>& bios = c->req->bios;
   std::vector<int> errors(bios.size(), 0);

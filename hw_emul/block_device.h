@@ -121,6 +121,7 @@ class BlockDevice : public BlockDriver {
  private:
   struct InFlight {
     uint64_t seq;
+    uint64_t start_ns;
     uint64_t end_ns;
   };
   struct Completion;
