@@ -45,7 +45,7 @@ struct ExploreOptions {
   double max_seconds = 0;        // 0: no time limit
   bool minimise = true;
   long minimise_budget = 2000;   // runs
-  Shard shard;
+  Shard shard{};
 };
 
 struct ExploreResult {

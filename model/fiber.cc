@@ -100,6 +100,9 @@ void Fiber::Resume() {
   __tsan_switch_to_fiber(tsan_fiber_, 0);
 #endif
   self_ = std::move(self_).resume();
+#ifdef SQL_FIBER_TSAN
+  if (finished_) __tsan_switch_to_fiber(tsan_caller_, 0);
+#endif
 #ifdef SQL_FIBER_ASAN
   __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
@@ -116,14 +119,17 @@ void Fiber::SwitchOut(bool dying) {
 #ifdef SQL_FIBER_ASAN
   __sanitizer_start_switch_fiber(dying ? nullptr : &fake_stack_, caller_bottom_, caller_size_);
 #endif
-#ifdef SQL_FIBER_TSAN
-  __tsan_switch_to_fiber(tsan_caller_, 0);
-#endif
   (void)dying;
 }
 
 void Fiber::Suspend() {
   SwitchOut(false);
+#ifdef SQL_FIBER_TSAN
+  // Here, not in a helper: TSan keeps one shadow call stack per fiber, and
+  // a helper's instrumented return would run on the scheduler's. A dying
+  // fiber instead stays current until Resume() is back on the scheduler.
+  __tsan_switch_to_fiber(tsan_caller_, 0);
+#endif
   caller_ = std::move(caller_).resume();
   SwitchIn();
 }

@@ -96,6 +96,8 @@ class Kernel {
   void FreeBio(bio* b);
   std::map<const work_struct*, WorkState>& works() { return works_; }
   int NextWorkerId() { return next_worker_.fetch_add(1); }
+  // Deterministic ids for objects the traces name (mutexes).
+  uint64_t NextObjectId() { return next_object_.fetch_add(1) + 1; }
 
   // Objects a scenario owns for the run's lifetime (destroyed with Kernel).
   template <typename T, typename... Args>
@@ -136,6 +138,7 @@ class Kernel {
   std::vector<std::unique_ptr<bio>> bios_;
   std::map<const work_struct*, WorkState> works_;
   std::atomic<int> next_worker_{0};
+  std::atomic<uint64_t> next_object_{0};
   std::mutex arena_mu_;
   std::vector<std::shared_ptr<void>> arena_;
   std::vector<std::function<void()>> at_quiescence_;

@@ -156,7 +156,7 @@ struct Stream {
 
 TEST(ContextContract, GetCpuPtrIsLegalAndSleepingInsideIsNot) {
   EXPECT_SILENT(RunTask([] {
-    percpu<Stream>* s = alloc_percpu<Stream>(2);
+    percpu<Stream>* s = alloc_percpu<Stream>();
     Stream* st = get_cpu_ptr(s);
     st->uses++;
     put_cpu_ptr(st);
@@ -164,7 +164,7 @@ TEST(ContextContract, GetCpuPtrIsLegalAndSleepingInsideIsNot) {
     free_percpu(s);
   }));
   Report r = RunTask([] {
-    percpu<Stream>* s = alloc_percpu<Stream>(2);
+    percpu<Stream>* s = alloc_percpu<Stream>();
     static mutex m;
     mutex_init(&m);
     Stream* st = get_cpu_ptr(s);
@@ -179,7 +179,7 @@ TEST(ContextContract, LocalLockSleepsOnlyOnPreemptRt) {
     static DEFINE_LOCAL_IRQ_LOCK(stream_lock);
     static mutex m;
     mutex_init(&m);
-    percpu<Stream>* s = alloc_percpu<Stream>(2);
+    percpu<Stream>* s = alloc_percpu<Stream>();
     Stream* st = get_locked_ptr(stream_lock, s);
     mutex_lock(&m);  // sleeping inside the local lock
     mutex_unlock(&m);

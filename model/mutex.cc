@@ -14,7 +14,8 @@ int Tid(Kernel& k) {
 
 void mutex_init(mutex* m) {
   m->owner.store(-1);
-  m->id = reinterpret_cast<uintptr_t>(m) & 0xffff;
+  Kernel* k = Kernel::CurrentOrNull();
+  m->id = k ? k->NextObjectId() : 0;
 }
 
 void mutex_lock(mutex* m) {

@@ -96,6 +96,24 @@ void might_sleep() {
   k.MightSleep("might_sleep");
 }
 
+void msleep(unsigned int ms) {
+  Kernel& k = Kernel::Current();
+  k.MightSleep("msleep");
+  k.exec().Delay(static_cast<uint64_t>(ms) * 1000000);
+}
+
+void usleep_range(unsigned long min_us, unsigned long) {
+  Kernel& k = Kernel::Current();
+  k.MightSleep("usleep_range");
+  k.exec().Delay(static_cast<uint64_t>(min_us) * 1000);
+}
+
+void udelay(unsigned long us) {
+  Kernel& k = Kernel::Current();
+  k.Charge(CostKind::kCompute, static_cast<uint64_t>(us) * 1000);
+  k.Point("udelay", us);
+}
+
 static mutex* CpuLock(local_irq_lock& lock, int cpu) {
   Kernel& k = Kernel::Current();
   std::lock_guard<std::mutex> l(k.tree_lock());

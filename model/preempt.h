@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/kernel.h"
 #include "model/mutex.h"
 
 namespace squashlab {
@@ -28,20 +29,29 @@ void migrate_enable();
 int smp_processor_id();
 int raw_smp_processor_id();
 void might_sleep();
+// Time: msleep sleeps (might_sleep; virtual time in simulate, scaled real
+// time in threads, a scheduling point in explore); udelay busy-waits
+// (allowed in atomic context; costs CPU time in simulate).
+void msleep(unsigned int ms);
+void usleep_range(unsigned long min_us, unsigned long max_us);
+void udelay(unsigned long us);
 
 // A per-CPU variable: one T per CPU of the run's kernel.
 template <typename T>
 struct percpu {
   std::vector<T> slots;
 };
+// One T per CPU of the current kernel, owned by the run (so an oops never
+// leaks it); free_percpu only marks the end of its use.
 template <typename T>
-percpu<T>* alloc_percpu(int ncpus) {
-  auto* p = new percpu<T>();
-  p->slots.resize(ncpus);
+percpu<T>* alloc_percpu() {
+  Kernel& k = Kernel::Current();
+  auto* p = k.New<percpu<T>>();
+  p->slots.resize(k.config().ncpus);
   return p;
 }
 template <typename T>
-void free_percpu(percpu<T>* p) { delete p; }
+void free_percpu(percpu<T>*) {}
 template <typename T>
 T* per_cpu_ptr(percpu<T>* p, int cpu) { return &p->slots[cpu]; }
 // Disables preemption and returns this CPU's slot.

@@ -64,7 +64,25 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
       cell.runs++;
       seen.insert(Hash(r.choices) ^ si);
       more = r.more;
-      if (r.failed()) {
+      if (r.failed() && opt.all_classes) {
+        bool known = false;
+        for (const auto& c : cell.classes) known |= c.failure.report.kind == r.report.kind;
+        if (!cell.found) {
+          cell.found = true;
+          cell.first_failing_run = cell.runs;
+          cell.seconds_to_first = Since(start);
+          cell.scenario = sc.name;
+        }
+        if (!known) {
+          ClassFinding f;
+          f.scenario = sc.name;
+          f.first_run = cell.runs;
+          f.seconds = Since(start);
+          f.failure = explorer.Replay(sc, r.Token(sc.name));
+          f.failure.strategy = r.strategy;
+          cell.classes.push_back(std::move(f));
+        }
+      } else if (r.failed()) {
         cell.found = true;
         cell.first_failing_run = cell.runs;
         cell.seconds_to_first = Since(start);
@@ -80,6 +98,16 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
       if (opt.budget == 0 && Since(start) > until) break;
     }
     if (exhaustive && !more) cell.exhausted = true;
+  }
+  for (auto& f : cell.classes) {
+    for (const auto& sc : scenarios) {
+      if (sc.name != f.scenario) continue;
+      f.minimised = opt.minimise ? explorer.Minimise(sc, f.failure, opt.minimise_budget) : f.failure;
+    }
+  }
+  if (!cell.classes.empty()) {
+    cell.failure = cell.classes.front().failure;
+    cell.minimised = cell.classes.front().minimised;
   }
   cell.distinct = static_cast<long>(seen.size());
   cell.seconds = Since(start);
@@ -147,6 +175,22 @@ std::string FormatFailures(const VerifyResult& r) {
   std::string out;
   for (const auto& c : r.cells) {
     if (!c.found) continue;
+    if (!c.classes.empty()) {
+      for (const auto& f : c.classes) {
+        const RunResult& m = f.minimised;
+        out += "==== " + c.variant + " x " + c.decomp + ": " + ReportKindName(m.report.kind) + " ====\n";
+        out += m.report.ToString();
+        out += "scenario: " + f.scenario + "\n";
+        out += "first found after " + std::to_string(f.first_run) + " schedules (" +
+               std::to_string(f.seconds) + " s) by " + f.failure.strategy + "\n";
+        out += "replay token: " + f.failure.Token(f.scenario).ToString() + "\n";
+        out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
+               std::to_string(m.steps) + " steps; token: " + m.Token(f.scenario).ToString() + "\n";
+        out += m.trace.Ftrace("minimised schedule of " + f.scenario);
+        out += "\n";
+      }
+      continue;
+    }
     const RunResult& m = c.minimised;
     out += "==== " + c.variant + " x " + c.decomp + " ====\n";
     out += m.report.ToString();

@@ -31,6 +31,18 @@ struct VerifyOptions {
   uint64_t seed = 1;
   bool minimise = true;
   long minimise_budget = 600;
+  // Keep exploring after a violation and collect the first failure of
+  // every report class (each minimised), instead of stopping at the first.
+  bool all_classes = false;
+};
+
+// The first failure of one report class (ReportKind) in a cell.
+struct ClassFinding {
+  std::string scenario;
+  long first_run = -1;          // schedules explored up to and including it
+  double seconds = 0;
+  RunResult failure;
+  RunResult minimised;
 };
 
 struct CellResult {
@@ -45,6 +57,7 @@ struct CellResult {
   std::string scenario;         // of the failure
   RunResult failure;            // as found
   RunResult minimised;          // with its trace
+  std::vector<ClassFinding> classes;  // with VerifyOptions::all_classes
 };
 
 struct VerifyResult {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <string>
 
 #include "model/rng.h"
 
@@ -26,7 +27,8 @@ int main(int argc, char** argv) {
   VerifyOptions opt;
   opt.budget = std::atol(argv[2]);
   if (argc > 3) opt.strategy = argv[3];
-  if (argc > 4) opt.minimise = false;
+  if (argc > 4) opt.minimise = std::string(argv[4]) != "nomin";
+  if (argc > 4) opt.all_classes = std::string(argv[4]) == "classes";
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   {
     Explorer e;
