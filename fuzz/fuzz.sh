@@ -52,4 +52,6 @@ for crash in "$dir"/artifacts/crash-* "$dir"/artifacts/leak-* "$dir"/artifacts/t
     >/dev/null 2>&1 || cp "$crash" "$out"
   [ -s "$out" ] || cp "$crash" "$out"
   echo "finding: $out (from $crash); reproduce: $bin/$target $out"
+  mkdir -p "$dir/artifacts/triaged"
+  mv "$crash" "$dir/artifacts/triaged/"
 done
