@@ -15,8 +15,8 @@ namespace {
 
 constexpr long kRuns = 4000;
 
-long ExpectedShare(const Shard& s) {
-  return kRuns / s.total + (s.index < kRuns % s.total ? 1 : 0);
+long ExpectedShare(const Shard& s, long runs) {
+  return runs / s.total + (s.index < runs % s.total ? 1 : 0);
 }
 
 TEST(Campaign, CorrectTwinsStayCleanAcrossShards) {
@@ -29,11 +29,13 @@ TEST(Campaign, CorrectTwinsStayCleanAcrossShards) {
       opt.strategy = strategy;
       opt.max_runs = kRuns;
       opt.seed = 2026;
-      opt.shard = shard;
+      opt = ExploreOptionsFromEnv(opt);  // SQUASHLAB_SEED etc. widen a campaign
+      opt.strategy = strategy;
+      EXPECT_EQ(opt.shard.index, shard.index);
       Explorer e;
       ExploreResult r = e.Explore(sc, opt);
       EXPECT_FALSE(r.found) << Explorer::FormatFailure(sc, r);
-      EXPECT_EQ(r.runs, ExpectedShare(shard)) << sc.name;
+      EXPECT_EQ(r.runs, ExpectedShare(shard, opt.max_runs)) << sc.name;
     }
   }
 }

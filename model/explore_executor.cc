@@ -107,13 +107,14 @@ void ExploreExecutor::Enabled(std::vector<int>* out) const {
   for (const auto& s : slots_) {
     const Task& t = s->task;
     if (t.state == TaskState::kDone) continue;
-    if (t.started && (t.atomic())) any_atomic = true;
+    any_atomic |= t.started && t.atomic();
+    if (t.state == TaskState::kRunnable) out->push_back(t.id);
   }
-  for (const auto& s : slots_) {
-    if (s->task.state != TaskState::kRunnable) continue;
-    if (any_atomic && Gated(*s)) continue;
-    out->push_back(s->task.id);
-  }
+  if (!any_atomic) return;  // the common case: nothing gates a CPU
+  size_t kept = 0;
+  for (int id : *out)
+    if (!Gated(*slots_[id])) (*out)[kept++] = id;
+  out->resize(kept);
 }
 
 void ExploreExecutor::RunSlice(int id, bool preempted) {

@@ -2,6 +2,7 @@
 #include "model/explorer.h"
 
 #include <chrono>
+#include <cstdlib>
 
 #include "model/exhaustive_strategy.h"
 #include "model/kernel.h"
@@ -14,6 +15,18 @@ std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt) {
   if (opt.strategy == "random") return MakeRandomStrategy();
   if (opt.strategy == "exhaustive") return std::make_unique<ExhaustiveStrategy>(opt.preemption_bound);
   return MakePctStrategy(opt.pct_depth, opt.pct_steps);
+}
+
+ExploreOptions ExploreOptionsFromEnv(ExploreOptions o) {
+  auto env = [](const char* name) -> const char* { return std::getenv(name); };
+  if (const char* v = env("SQUASHLAB_STRATEGY")) o.strategy = v;
+  if (const char* v = env("SQUASHLAB_SEED")) o.seed = std::strtoull(v, nullptr, 10);
+  if (const char* v = env("SQUASHLAB_RUNS")) o.max_runs = std::atol(v);
+  if (const char* v = env("SQUASHLAB_SECONDS")) o.max_seconds = std::atof(v);
+  if (const char* v = env("SQUASHLAB_PCT_DEPTH")) o.pct_depth = std::atoi(v);
+  if (const char* v = env("SQUASHLAB_PREEMPTION_BOUND")) o.preemption_bound = std::atoi(v);
+  o.shard = ShardFromEnv();
+  return o;
 }
 
 RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace) {
