@@ -11,6 +11,7 @@
 
 #include "model/exhaustive_strategy.h"
 #include "model/explorer.h"
+#include "model/preempt.h"
 #include "model/testing/planted.h"
 
 namespace squashlab {
@@ -206,6 +207,41 @@ TEST(Explore, FailureListingAndChromeTrace) {
   EXPECT_NE(json.find("\"ph\":\"X\""), std::string::npos);
   EXPECT_NE(json.find("\"ph\":\"i\""), std::string::npos);
   EXPECT_NE(json.find("blocked for more than 120 seconds"), std::string::npos);
+}
+
+// Two tasks increment a shared counter inside get_cpu_ptr sections: on one
+// CPU the sections exclude each other (no schedule loses an update); on two
+// CPUs they do not.
+Scenario PercpuIncrement(int cpu_of_second) {
+  return Scenario{"percpu_increment", {}, [=](Kernel& k) {
+    struct State { percpu<int>* slots; int shared = 0; };
+    State* st = k.New<State>();
+    st->slots = alloc_percpu<int>();
+    for (int t = 0; t < 2; t++) {
+      k.Spawn(TaskSpec{"dd", TaskContext::kProcess, t == 0 ? 0 : cpu_of_second, 0, 0, [st] {
+        int* mine = get_cpu_ptr(st->slots);
+        int v = st->shared;
+        model_point("between read and write");
+        st->shared = v + 1;
+        (*mine)++;
+        put_cpu_ptr(mine);
+      }});
+    }
+    k.AtQuiescence([st] { BUG_ON(st->shared != 2); });
+  }};
+}
+
+TEST(Explore, NonPreemptibleSectionsGateTheirCpu) {
+  ExploreOptions opt;
+  opt.strategy = "exhaustive";
+  opt.preemption_bound = -1;
+  opt.max_runs = 100000;
+  opt.minimise = false;
+  Explorer e;
+  ExploreResult same_cpu = e.Explore(PercpuIncrement(0), opt);
+  EXPECT_FALSE(same_cpu.found) << Explorer::FormatFailure(PercpuIncrement(0), same_cpu);
+  EXPECT_TRUE(same_cpu.exhausted);
+  EXPECT_TRUE(e.Explore(PercpuIncrement(1), opt).found);
 }
 
 TEST(ReplayToken, RejectsMalformedTokens) {
