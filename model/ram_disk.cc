@@ -18,7 +18,7 @@ void RamDisk::submit(bio* b) {
   TaskSpec spec;
   spec.name = "irq/" + bdev_.name;
   spec.context = TaskContext::kInterrupt;
-  spec.cpu = 0;
+  spec.cpu = irq_cpu_ >= 0 ? irq_cpu_ : next_irq_.fetch_add(1);
   spec.prio = 100;
   spec.start_ns = k.exec().NowNs() + latency_ns_;
   spec.body = [this, b] { Complete(b); };

@@ -26,6 +26,9 @@ class RamDisk : public BlockDriver {
   void set_fault(std::function<int(const bio*)> fault) { fault_ = std::move(fault); }
   // Completion latency charged in virtual time (simulate).
   void set_latency_ns(uint64_t ns) { latency_ns_ = ns; }
+  // The CPU completions interrupt (default 0); -1 spreads them round robin
+  // (per-CPU completion queues), so that two completions can interleave.
+  void set_irq_cpu(int cpu) { irq_cpu_ = cpu; }
   long completed() const { return completed_.load(); }
 
   void submit(bio* b) override;
@@ -37,6 +40,8 @@ class RamDisk : public BlockDriver {
   block_device bdev_;
   std::function<int(const bio*)> fault_;
   uint64_t latency_ns_ = 0;
+  int irq_cpu_ = 0;
+  std::atomic<int> next_irq_{0};
   std::atomic<long> completed_{0};
 };
 

@@ -57,12 +57,25 @@ std::vector<std::pair<uintptr_t, HeapObject>> Heap::Live() const {
 
 namespace {
 
+// "bool squashlab::queue_work(workqueue_struct*, work_struct*)" -> "queue_work",
+// the way the kernel names a function in a report.
+std::string ShortName(const char* pretty) {
+  std::string s = pretty;
+  size_t paren = s.find('(');
+  if (paren != std::string::npos && s.find("<lambda") == std::string::npos) s.resize(paren);
+  size_t colon = s.rfind("::");
+  if (colon != std::string::npos && s.find("<lambda") == std::string::npos) s = s.substr(colon + 2);
+  size_t space = s.rfind(' ');
+  if (space != std::string::npos && s.find("<lambda") == std::string::npos) s = s.substr(space + 1);
+  return s;
+}
+
 void* AllocIn(size_t size, bool zero, const std::source_location& loc) {
   Kernel& k = Kernel::Current();
   k.Point("kmalloc", size);
   Task* t = k.current_task();
   std::lock_guard<std::mutex> l(k.tree_lock());
-  return k.heap().Alloc(size, zero, loc.function_name(), t ? t->Comm() : "setup");
+  return k.heap().Alloc(size, zero, ShortName(loc.function_name()), t ? t->Comm() : "setup");
 }
 
 std::string Hex(uintptr_t v) {
@@ -134,10 +147,10 @@ static void KasanCheck(const void* p, size_t size, const char* what, const char*
 }
 
 void kasan_check_read(const void* p, size_t size, std::source_location loc) {
-  KasanCheck(p, size, "Read", loc.function_name());
+  KasanCheck(p, size, "Read", ShortName(loc.function_name()).c_str());
 }
 void kasan_check_write(const void* p, size_t size, std::source_location loc) {
-  KasanCheck(p, size, "Write", loc.function_name());
+  KasanCheck(p, size, "Write", ShortName(loc.function_name()).c_str());
 }
 
 }  // namespace squashlab
