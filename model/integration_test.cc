@@ -16,6 +16,7 @@
 #include "model/filemap.h"
 #include "model/page.h"
 #include "model/ram_disk.h"
+#include "model/threads_executor.h"
 #include "model/workqueue.h"
 
 namespace squashlab {
@@ -121,6 +122,18 @@ TEST(Integration, CountedCompletionIsCleanUnderExhaustiveSearch) {
   EXPECT_FALSE(r.found) << Explorer::FormatFailure(sc, r);
   EXPECT_TRUE(r.exhausted) << r.runs;
   std::printf("exhaustive, 2 preemptions: %ld schedules, no violation\n", r.runs);
+}
+
+// The same scenario on real threads (under --config=tsan, also with
+// ThreadSanitizer watching the emulator's own synchronisation).
+TEST(Integration, CountedCompletionRunsCleanOnRealThreads) {
+  for (int run = 0; run < 20; run++) {
+    ThreadsOptions opt;
+    opt.seed = run;
+    ThreadsExecutor exec(opt);
+    ScenarioOutcome out = RunScenario(AsyncRead(true), exec, run);
+    EXPECT_TRUE(out.ok()) << out.report.ToString();
+  }
 }
 
 }  // namespace
