@@ -6,6 +6,7 @@
 # over the same blocks, times the cores). A script, not a timed test.
 #
 # Usage: bench/reader_vs_peers.sh [--quick] [--out DIR] [--runs N] [--codecs "zstd gzip lz4 xz"]
+#                                 [--no-build]   (use the last -c opt build in bazel-out/k8-opt)
 # Writes DIR/results.json, DIR/results.csv, DIR/table.md and prints the table.
 # The machine should be otherwise idle: the load average is recorded in the note.
 # Full run: ~15 minutes on 2 cores (the xz image alone takes ~5 to build).
@@ -15,6 +16,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
 quick=0
+no_build=0
 out=""
 runs=""
 file_codecs="zstd gzip lz4 xz"
@@ -25,6 +27,7 @@ while [[ $# -gt 0 ]]; do
     --out) out="$2"; shift ;;
     --runs) runs="$2"; shift ;;
     --codecs) file_codecs="$2"; shift ;;
+    --no-build) no_build=1 ;;
     -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "reader_vs_peers.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -51,12 +54,16 @@ if [[ ${#need[@]} -gt 0 ]]; then
   apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-log "building squashlab and the codec ceiling helper (-c opt)"
-bazel build -c opt //cli:squashlab //bench:codec_ceiling >&2
+opt_bin="$repo/bazel-out/k8-opt/bin"
+if [[ $no_build == 0 ]]; then
+  log "building squashlab and the codec ceiling helper (-c opt)"
+  bazel build -c opt //cli:squashlab //bench:codec_ceiling >&2
+  opt_bin="$(bazel info -c opt bazel-bin 2>/dev/null)"
+fi
 bin="$out/bin"
 mkdir -p "$bin"
-cp -f "$(bazel info -c opt bazel-bin 2>/dev/null)/cli/squashlab" "$bin/squashlab"
-cp -f "$(bazel info -c opt bazel-bin 2>/dev/null)/bench/codec_ceiling" "$bin/codec_ceiling"
+cp -f "$opt_bin/cli/squashlab" "$bin/squashlab"
+cp -f "$opt_bin/bench/codec_ceiling" "$bin/codec_ceiling"
 
 # Scratch on a tmpfs: images stay in RAM (a warm page cache by construction)
 # and extraction measures the tools, not a disk.
@@ -79,34 +86,32 @@ meas="$out/measurements.jsonl"
 cores=$(nproc)
 
 # measure KIND IMAGE_LABEL CODEC TOOL BYTES DEST -- COMMAND...
-# Runs COMMAND $runs times under GNU time (stdout to /dev/null), removes DEST
-# before each run, keeps every run; the report takes the fastest.
+# Runs COMMAND once under GNU time (stdout to /dev/null) after removing DEST,
+# and appends one record. The callers interleave the tools run by run, so a
+# change in machine load touches every tool alike; the report keeps each
+# tool's fastest run.
 measure() {
   local kind="$1" label="$2" codec="$3" tool="$4" bytes="$5" dest="$6"
   shift 7
-  local i t t0 t1 e u s m rc runs_json="" err=""
-  for ((i = 0; i < runs; i++)); do
-    [[ -n "$dest" ]] && rm -rf "$dest"
-    sync
-    rc=0
-    # GNU time gives CPU and peak RSS; the wall clock comes from date (ns).
-    t0=$(date +%s%N)
-    /usr/bin/time -o "$work/time.txt" -f '%e %U %S %M' "$@" >/dev/null 2>"$work/err.txt" || rc=$?
-    t1=$(date +%s%N)
-    t=$(tail -1 "$work/time.txt")
-    t="$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}') ${t#* }"
-    if [[ $rc != 0 ]]; then
-      err=$(head -c 300 "$work/err.txt" | tr '\n"\\' '   ')
-      log "$tool $kind $label: exit $rc: $err"
-    fi
-    read -r e u s m <<<"$t"
-    runs_json+="${runs_json:+, }{\"elapsed\": $e, \"user\": $u, \"sys\": $s, \"maxrss_kb\": $m, \"rc\": $rc}"
-  done
+  local t t0 t1 e u s m rc=0 err=""
   [[ -n "$dest" ]] && rm -rf "$dest"
-  printf '{"kind": "%s", "image": "%s", "codec": "%s", "tool": "%s", "bytes": %s, "command": "%s", "error": "%s", "runs": [%s]}\n' \
+  sync
+  # GNU time gives CPU and peak RSS; the wall clock comes from date (ns).
+  t0=$(date +%s%N)
+  /usr/bin/time -o "$work/time.txt" -f '%e %U %S %M' "$@" >/dev/null 2>"$work/err.txt" || rc=$?
+  t1=$(date +%s%N)
+  t=$(tail -1 "$work/time.txt")
+  e=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}')
+  read -r _ u s m <<<"$t"
+  if [[ $rc != 0 ]]; then
+    err=$(head -c 300 "$work/err.txt" | tr '\n"\\' '   ')
+    log "$tool $kind $label: exit $rc: $err"
+  fi
+  [[ -n "$dest" ]] && rm -rf "$dest"
+  printf '{"kind": "%s", "image": "%s", "codec": "%s", "tool": "%s", "bytes": %s, "command": "%s", "error": "%s", "runs": [{"elapsed": %s, "user": %s, "sys": %s, "maxrss_kb": %s, "rc": %s}]}\n' \
     "$kind" "$label" "$codec" "$tool" "$bytes" "$(echo "$*" | sed "s|$work|\$WORK|g; s|\"|'|g")" \
-    "$err" "$runs_json" >>"$meas"
-  log "$kind $label/$codec $tool: $(python3 -c "import sys; r=[float(x.split()[0]) for x in sys.argv[1:]]; print('%.2fs' % min(r))" "$t")"
+    "$err" "$e" "$u" "$s" "$m" "$rc" >>"$meas"
+  log "$kind $label/$codec $tool: ${e}s"
 }
 
 # ---- the source data ---------------------------------------------------------
@@ -201,20 +206,24 @@ done
 # ---- cat ----------------------------------------------------------------------------
 for c in $file_codecs; do
   img="${file_img[$c]}"
-  measure cat file "$c" squashlab "$file_bytes" "" -- "$bin/squashlab" cat "$img" /data.bin
-  measure cat file "$c" "unsquashfs -cat" "$file_bytes" "" -- unsquashfs -cat "$img" data.bin
-  measure cat file "$c" sqfscat "$file_bytes" "" -- sqfscat "$img" /data.bin
-  measure cat file "$c" "rdsquashfs -c" "$file_bytes" "" -- rdsquashfs -c /data.bin "$img"
+  for ((r = 0; r < runs; r++)); do
+    measure cat file "$c" squashlab "$file_bytes" "" -- "$bin/squashlab" cat "$img" /data.bin
+    measure cat file "$c" "unsquashfs -cat" "$file_bytes" "" -- unsquashfs -cat "$img" data.bin
+    measure cat file "$c" sqfscat "$file_bytes" "" -- sqfscat "$img" /data.bin
+    measure cat file "$c" "rdsquashfs -c" "$file_bytes" "" -- rdsquashfs -c /data.bin "$img"
+  done
 done
 
 # ---- extract --------------------------------------------------------------------------
 extract_all() {  # LABEL CODEC IMAGE BYTES
-  local label="$1" c="$2" img="$3" bytes="$4" d="$work/dest"
-  measure extract "$label" "$c" squashlab "$bytes" "$d" -- "$bin/squashlab" extract "$img" "$d"
-  measure extract "$label" "$c" "unsquashfs -d" "$bytes" "$d" -- \
-    unsquashfs -q -no-progress -d "$d" "$img"
-  measure extract "$label" "$c" "rdsquashfs -u / -X" "$bytes" "$d" -- \
-    rdsquashfs -q -u / -p "$d" -X -T -C -O "$img"
+  local label="$1" c="$2" img="$3" bytes="$4" d="$work/dest" r
+  for ((r = 0; r < runs; r++)); do
+    measure extract "$label" "$c" squashlab "$bytes" "$d" -- "$bin/squashlab" extract "$img" "$d"
+    measure extract "$label" "$c" "unsquashfs -d" "$bytes" "$d" -- \
+      unsquashfs -q -no-progress -d "$d" "$img"
+    measure extract "$label" "$c" "rdsquashfs -u / -X" "$bytes" "$d" -- \
+      rdsquashfs -q -u / -p "$d" -X -T -C -O "$img"
+  done
 }
 for c in $tree_codecs; do extract_all tree "$c" "${tree_img[$c]}" "$tree_bytes"; done
 for c in $file_codecs; do extract_all file "$c" "${file_img[$c]}" "$file_bytes"; done

@@ -24,7 +24,21 @@ def best_run(m):
     return min(ok, key=lambda r: r["elapsed"]) if ok else None
 
 
+def merge_runs(measurements):
+    """One record per (kind, image, codec, tool), its runs gathered in order."""
+    merged = {}
+    for m in measurements:
+        key = (m["kind"], m["image"], m["codec"], m["tool"])
+        if key in merged:
+            merged[key]["runs"] += m["runs"]
+            merged[key]["error"] = merged[key].get("error") or m.get("error", "")
+        else:
+            merged[key] = dict(m, runs=list(m["runs"]))
+    return list(merged.values())
+
+
 def rows_of(measurements, ceilings):
+    measurements = merge_runs(measurements)
     ceiling = {c["codec"]: c for c in ceilings}
     rows = []
     base = {}
