@@ -161,6 +161,7 @@ TEST(Explore, ReplayTokenReproducesTheIdenticalTrace) {
     ASSERT_TRUE(token.ok()) << token.status().ToString();
     EXPECT_EQ(token->ToString(), text);
     RunResult again = e.Replay(p.scenario, *token);
+    EXPECT_FALSE(again.diverged);
     EXPECT_TRUE(again.report.SameAs(r.failure.report)) << again.report.ToString();
     EXPECT_EQ(again.report.body, r.failure.report.body);
     EXPECT_TRUE(again.trace == r.failure.trace) << p.scenario.name;
@@ -252,6 +253,11 @@ TEST(ReplayToken, RejectsMalformedTokens) {
   StatusOr<ReplayToken> t = ReplayToken::Parse("sq1:pct3:42:deadlock:0x3.1.0x2");
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->choices, (std::vector<int>{0, 0, 0, 1, 0, 0}));
+  // A token that does not fit the scenario is replayed as far as it goes
+  // and flagged.
+  t->choices.assign(500, 1);
+  Explorer e;
+  EXPECT_TRUE(e.Replay(testing::Deadlock(false), *t).diverged);
 }
 
 }  // namespace

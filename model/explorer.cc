@@ -84,6 +84,7 @@ RunResult Explorer::Replay(const Scenario& sc, const ReplayToken& token, bool tr
   auto replay = MakeReplayStrategy(token.choices);
   RunResult r = RunOnce(sc, *replay, token.seed, trace);
   r.strategy = token.strategy;
+  r.diverged = replay->diverged() || r.choices.size() < token.choices.size();
   return r;
 }
 

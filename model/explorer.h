@@ -22,6 +22,7 @@ struct RunResult {
   Report report;
   bool completed = false;   // reached quiescence and passed every check
   bool more = true;         // the strategy has more schedules to try
+  bool diverged = false;    // Replay: the token's choices did not fit
   long steps = 0;
   int preemptions = 0;
   long switches = 0;
