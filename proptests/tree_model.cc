@@ -73,10 +73,8 @@ bool Create(const TreeModel& t, size_t i, const std::string& path,
       if (mkfifo(path.c_str(), 0644) != 0) return *why = "mkfifo " + path, false;
       break;
     case NodeKind::kHardLink:
-      if (!file_paths->count(n.link_to) ||
-          link((*file_paths)[n.link_to].c_str(), path.c_str()) != 0)
-        return *why = "link " + path, false;
-      return true;  // attributes are the target's
+      (*file_paths)[i] = path;  // linked once every file exists
+      return true;
   }
   for (const auto& [k, v] : n.xattrs) {
     if (lsetxattr(path.c_str(), k.c_str(), v.data(), v.size(), 0) != 0)
@@ -179,6 +177,11 @@ void showValue(const TreeModel& t, std::ostream& os) {
 bool Materialize(const TreeModel& t, const std::string& dir, std::string* why) {
   std::map<size_t, std::string> file_paths;
   if (!Create(t, 0, dir, &file_paths, why)) return false;
+  for (size_t i = 0; i < t.nodes.size(); ++i) {
+    if (t.nodes[i].kind != NodeKind::kHardLink) continue;
+    const std::string& target = file_paths[t.nodes[i].link_to];
+    if (link(target.c_str(), file_paths[i].c_str()) != 0) return *why = "link " + file_paths[i], false;
+  }
   SetTimes(t, 0, dir);
   return true;
 }
