@@ -11,13 +11,13 @@ trap 'rm -f "$log"' EXIT
 status=0
 run() {
   echo "== bazel test $*"
-  bazel test --test_summary=short "$@" 2>&1 | tee -a "$log" | grep -vE '^(INFO|Loading|Analyzing)' || true
+  bazel test --keep_going --test_summary=short "$@" 2>&1 | tee -a "$log" | grep -vE '^(INFO|Loading|Analyzing)' || true
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 run //...
-run --config=asan --test_tag_filters=hardening //...
+run --config=asan --build_tests_only --test_tag_filters=hardening //...
 if bazel query 'attr(tags, "tsan", tests(//...))' 2>/dev/null | grep -q .; then
-  run --config=tsan --test_tag_filters=tsan //...
+  run --config=tsan --build_tests_only --test_tag_filters=tsan //...
 fi
 passed=$(grep -cE ' PASSED( |$)' "$log" || true)
 failed=$(grep -cE ' (FAILED|TIMEOUT|NO STATUS|FAILED TO BUILD)( |$)' "$log" || true)
