@@ -77,16 +77,20 @@ void blk_finish_plug(blk_plug* plug) {
   SubmitPlugged(std::move(bios));
 }
 
-void blk_flush_plug_current() {
+size_t blk_flush_plug_of(const Task* t) {
   std::vector<bio*> bios;
   {
     std::lock_guard<std::mutex> l(RegistryMu());
-    auto it = Registry().find(CurrentTask());
-    if (it == Registry().end()) return;
+    auto it = Registry().find(t);
+    if (it == Registry().end()) return 0;
     bios.swap(it->second->list);
   }
+  size_t n = bios.size();
   SubmitPlugged(std::move(bios));
+  return n;
 }
+
+void blk_flush_plug_current() { blk_flush_plug_of(CurrentTask()); }
 
 blk_plug* current_plug() {
   const Task* t = CurrentTask();

@@ -5,6 +5,7 @@
 #ifndef SQUASHLAB_HW_EMUL_BLK_PLUG_H_
 #define SQUASHLAB_HW_EMUL_BLK_PLUG_H_
 
+#include <cstddef>
 #include <vector>
 
 namespace squashlab {
@@ -32,14 +33,17 @@ void blk_start_plug(blk_plug* plug);
 void blk_finish_plug(blk_plug* plug);
 // What the kernel's schedule() does before a task sleeps: submit the plugged
 // bios and keep the plug. A no-op without a current plug.
-// NOTE: model/ does not call this on sleep yet (see hw_emul/README.md); a
-// task that sleeps with plugged bios it waits for hangs, and the hang
-// checker reports it.
+// NOTE: model/ does not call this on sleep yet (see hw_emul/README.md);
+// BlockDevice's unplug timer (DeviceOptions::unplug_timeout_ns) stands in,
+// so a task that sleeps on a bio still in its plug waits for the timer.
 void blk_flush_plug_current();
 // The current task's plug, or nullptr.
 blk_plug* current_plug();
 // For drivers: appends `b` to the current task's plug; false without one.
 bool blk_plug_add_current(bio* b);
+// Flushes task `t`'s plug from another task (the unplug timer); returns how
+// many bios it submitted.
+size_t blk_flush_plug_of(const Task* t);
 
 }  // namespace squashlab
 

@@ -111,8 +111,11 @@ void BlockDevice::submit(bio* b) {
     return;
   }
   if (blk_plug_add_current(b)) {
-    std::lock_guard<std::mutex> l(mu_);
-    counters_.bios_plugged++;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      counters_.bios_plugged++;
+    }
+    ArmUnplugTimer(Kernel::Current().current_task());
     return;
   }
   {
@@ -155,6 +158,35 @@ void BlockDevice::WakeHost() {
   spec.prio = opt_.host_prio;
   spec.start_ns = k.exec().NowNs();
   spec.body = [this] { HostLoop(); };
+  k.Spawn(std::move(spec));
+}
+
+void BlockDevice::ArmUnplugTimer(const Task* owner) {
+  const uint64_t timeout = opt_.unplug_timeout_ns;
+  if (timeout == 0 || owner == nullptr) return;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (std::find(unplug_armed_.begin(), unplug_armed_.end(), owner) != unplug_armed_.end()) return;
+    unplug_armed_.push_back(owner);
+  }
+  Kernel& k = Kernel::Current();
+  TaskSpec spec;
+  spec.name = "kblockd";
+  spec.context = TaskContext::kWorkqueue;
+  spec.start_ns = k.exec().NowNs() + timeout;
+  uint64_t due = spec.start_ns;
+  spec.body = [this, owner, due, timeout] {
+    Executor& ex = Kernel::Current().exec();
+    uint64_t now = ex.NowNs();
+    if (due > now) ex.Delay(std::min(due - now, timeout));
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      unplug_armed_.erase(std::find(unplug_armed_.begin(), unplug_armed_.end(), owner));
+    }
+    size_t n = blk_flush_plug_of(owner);
+    std::lock_guard<std::mutex> l(mu_);
+    counters_.unplug_timer_bios += n;
+  };
   k.Spawn(std::move(spec));
 }
 
@@ -395,6 +427,7 @@ void BlockDevice::Reset() {
   host_running_ = false;
   next_seq_ = 0;
   nth_.clear();
+  unplug_armed_.clear();
   counters_ = DeviceCounters();
   counters_.depth_hist.assign(profile_->queue_depth.value + 1, 0);
   log_.clear();

@@ -27,6 +27,7 @@
 namespace squashlab {
 
 class ImageBytes;
+struct Task;
 
 struct DeviceOptions {
   std::string profile = "emmc-hs200";  // a name from AllProfiles()
@@ -37,6 +38,11 @@ struct DeviceOptions {
   int host_prio = 1;      // the host task's priority (simulate): above readers,
                           // standing in for CFS wakeup preemption
   bool record_log = false;  // keep a RequestRecord per request
+  // A plug holding bios is flushed by a "kblockd" task after this long
+  // (0: never). Stands in for the kernel flushing a plug when its task
+  // sleeps, which model/ does not do yet; 3 ms is the unplug_delay of the
+  // pre-2.6.39 block layer, which did exactly this.
+  uint64_t unplug_timeout_ns = 3000000;
 };
 
 struct DeviceCounters {
@@ -44,6 +50,7 @@ struct DeviceCounters {
   uint64_t bios_completed = 0;    // bio_endio called (exactly once per bio)
   uint64_t bios_failed = 0;       // completed with an error
   uint64_t bios_plugged = 0;      // held in a plug before reaching the queue
+  uint64_t unplug_timer_bios = 0; // of which the unplug timer flushed
   uint64_t bios_rejected = 0;     // writes, misaligned, beyond the end
   uint64_t requests = 0;          // requests dispatched to the hardware
   uint64_t reada_requests = 0;    // of which every bio was READA
@@ -131,6 +138,7 @@ class BlockDevice : public BlockDriver {
   // Under mu_: queues one bio; false when a READA was refused.
   bool QueueLocked(bio* b, uint64_t now);
   void WakeHost();
+  void ArmUnplugTimer(const Task* owner);
   void HostLoop();
   std::shared_ptr<Completion> DispatchLocked(std::unique_ptr<Request> r, uint64_t now);
   void Interrupt(const std::shared_ptr<Completion>& c);
@@ -153,6 +161,7 @@ class BlockDevice : public BlockDriver {
   bool host_running_ = false;
   uint64_t next_seq_ = 0;
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> nth_;
+  std::vector<const Task*> unplug_armed_;  // tasks with a timer pending
   DeviceCounters counters_;
   std::vector<RequestRecord> log_;
   std::vector<FlipRecord> flips_;

@@ -219,5 +219,36 @@ TEST(Device, BlockSizeAlignmentAndCapacity) {
   ExpectAllOnceInIrq(ios);
 }
 
+// model/ does not flush a plug when its task sleeps yet; the unplug timer
+// does, after unplug_timeout_ns. Without it the sleeper hangs.
+TEST(Device, UnplugTimerFlushesThePlugOfASleeper) {
+  for (uint64_t timeout : {uint64_t{3000000}, uint64_t{0}}) {
+    DeviceOptions o = Opts("emmc-hs200");
+    o.unplug_timeout_ns = timeout;
+    BlockDevice dev(hwtest::PatternImage(kImage), o);
+    Ios ios;
+    Io* io = ios.Make(0, 4096);
+    uint64_t submitted = 0;
+    auto out = RunSimulate(DdScenario([&] {
+      blk_plug plug;
+      blk_start_plug(&plug);
+      submitted = Kernel::Current().exec().NowNs();
+      Submit(&dev, io);
+      Wait(io);  // asleep with the bio still plugged
+      blk_finish_plug(&plug);
+    }));
+    if (timeout == 0) {
+      EXPECT_EQ(out.report.kind, ReportKind::kHungTask) << out.report.ToString();
+      continue;
+    }
+    ASSERT_TRUE(out.ok()) << out.report.ToString();
+    EXPECT_EQ(io->completions.load(), 1);
+    EXPECT_EQ(dev.counters().unplug_timer_bios, 1u);
+    ASSERT_EQ(dev.log().size(), 1u);
+    EXPECT_GE(dev.log()[0].queued_ns, submitted + timeout);
+    EXPECT_LT(dev.log()[0].queued_ns, submitted + timeout + 10000);
+  }
+}
+
 }  // namespace
 }  // namespace squashlab
