@@ -133,6 +133,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(mkdir(work.c_str(), 0755) == 0);
   const int rc = cli::RunExtract({"-p", "1", img, work + "/dest"});
   FUZZ_CHECK(rc != cli::kExitUsage && rc >= 0 && rc <= 4);
+  // Self-test of the escape check (extract_escape_check_test): plant what an
+  // escaping extraction would leave behind.
+  if (const char* plant = getenv("SQUASHLAB_EXTRACT_FUZZER_PLANT")) {
+    FILE* p = std::fopen((g_base + "/" + plant).c_str(), "w");
+    if (p != nullptr) std::fclose(p);
+  }
   CheckNoEscape();
   RemoveTree(work);
   FUZZ_CHECK(List(g_base).count("work") == 0);

@@ -23,7 +23,8 @@ while [ $# -gt 0 ]; do
 done
 base=/root/.cache/bazel-fuzz
 [ -n "${SQUASHLAB_FUZZ_OUTPUT_BASE:-}" ] && base=$SQUASHLAB_FUZZ_OUTPUT_BASE
-bazel --output_base="$base" build --config=fuzz "//fuzz:$target" "//fuzz:seed_corpora" \
+# --symlink_prefix=/: leave the workspace's bazel-* links to the default server.
+bazel --output_base="$base" build --config=fuzz --symlink_prefix=/ "//fuzz:$target" "//fuzz:seed_corpora" \
   2>&1 | grep -vE 'Cannot export local symbol|^INFO|^\[' || true
 bin=$(bazel --output_base="$base" info --config=fuzz bazel-bin 2>/dev/null)/fuzz
 case $target in decompress_*) dict=fuzz/dicts/decompress.dict ;; *) dict=fuzz/dicts/squashfs.dict ;; esac

@@ -13,7 +13,7 @@ namespace squashlab::fuzz {
 namespace {
 
 constexpr uint64_t kMaxInodes = 20000;
-constexpr uint64_t kMaxFileBytes = 4u << 20;
+constexpr uint64_t kMaxFileBytes = 1u << 20;
 
 void ReadRanges(Image* image) {
   auto root = image->Root();
