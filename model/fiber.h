@@ -57,11 +57,11 @@ class Fiber {
   bool finished_ = false;
   void* stack_base_ = nullptr;
   // Sanitizer bookkeeping.
-  void* fake_stack_ = nullptr;
-  const void* caller_bottom_ = nullptr;
-  size_t caller_size_ = 0;
-  void* tsan_fiber_ = nullptr;
-  void* tsan_caller_ = nullptr;
+  [[maybe_unused]] void* fake_stack_ = nullptr;
+  [[maybe_unused]] const void* caller_bottom_ = nullptr;
+  [[maybe_unused]] size_t caller_size_ = 0;
+  [[maybe_unused]] void* tsan_fiber_ = nullptr;
+  [[maybe_unused]] void* tsan_caller_ = nullptr;
 };
 
 }  // namespace squashlab

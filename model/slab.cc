@@ -70,12 +70,12 @@ std::string ShortName(const char* pretty) {
   return s;
 }
 
-void* AllocIn(size_t size, bool zero, const std::source_location& loc) {
+void* AllocIn(size_t size, bool zero, const char* caller) {
   Kernel& k = Kernel::Current();
   k.Point("kmalloc", size);
   Task* t = k.current_task();
   std::lock_guard<std::mutex> l(k.tree_lock());
-  return k.heap().Alloc(size, zero, ShortName(loc.function_name()), t ? t->Comm() : "setup");
+  return k.heap().Alloc(size, zero, ShortName(caller), t ? t->Comm() : "setup");
 }
 
 std::string Hex(uintptr_t v) {
@@ -103,14 +103,14 @@ void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
 
 }  // namespace
 
-void* kmalloc(size_t size, gfp_t, std::source_location loc) {
-  return AllocIn(size, false, loc);
+void* kmalloc(size_t size, gfp_t, const char* caller) {
+  return AllocIn(size, false, caller);
 }
-void* kzalloc(size_t size, gfp_t, std::source_location loc) {
-  return AllocIn(size, true, loc);
+void* kzalloc(size_t size, gfp_t, const char* caller) {
+  return AllocIn(size, true, caller);
 }
-void* kcalloc(size_t n, size_t size, gfp_t, std::source_location loc) {
-  return AllocIn(n * size, true, loc);
+void* kcalloc(size_t n, size_t size, gfp_t, const char* caller) {
+  return AllocIn(n * size, true, caller);
 }
 
 void kfree(const void* p) {
@@ -146,11 +146,11 @@ static void KasanCheck(const void* p, size_t size, const char* what, const char*
   k.Bug(ReportKind::kUseAfterFree, "BUG: KASAN: use-after-free in " + std::string(fn), body);
 }
 
-void kasan_check_read(const void* p, size_t size, std::source_location loc) {
-  KasanCheck(p, size, "Read", ShortName(loc.function_name()).c_str());
+void kasan_check_read(const void* p, size_t size, const char* caller) {
+  KasanCheck(p, size, "Read", ShortName(caller).c_str());
 }
-void kasan_check_write(const void* p, size_t size, std::source_location loc) {
-  KasanCheck(p, size, "Write", ShortName(loc.function_name()).c_str());
+void kasan_check_write(const void* p, size_t size, const char* caller) {
+  KasanCheck(p, size, "Write", ShortName(caller).c_str());
 }
 
 }  // namespace squashlab

@@ -9,9 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <source_location>
 #include <string>
 #include <vector>
+#include <version>
+#if defined(__cpp_lib_source_location)
+#include <source_location>
+#endif
 
 namespace squashlab {
 
@@ -56,11 +59,11 @@ class Heap {
 };
 
 void* kmalloc(size_t size, gfp_t flags,
-              std::source_location loc = std::source_location::current());
+              const char* caller = __builtin_FUNCTION());
 void* kzalloc(size_t size, gfp_t flags,
-              std::source_location loc = std::source_location::current());
+              const char* caller = __builtin_FUNCTION());
 void* kcalloc(size_t n, size_t size, gfp_t flags,
-              std::source_location loc = std::source_location::current());
+              const char* caller = __builtin_FUNCTION());
 // Reports a double free, an invalid free, and freeing an object that holds a
 // queued (or, from another task, running) work_struct.
 void kfree(const void* p);
@@ -68,9 +71,18 @@ void kfree(const void* p);
 // KASAN's explicit checks, for variant code reading fields of kmalloc'd
 // objects: reports use-after-free when [p, p+size) lies in a freed object.
 void kasan_check_read(const void* p, size_t size,
-                      std::source_location loc = std::source_location::current());
+                      const char* caller = __builtin_FUNCTION());
 void kasan_check_write(const void* p, size_t size,
-                       std::source_location loc = std::source_location::current());
+                       const char* caller = __builtin_FUNCTION());
+#if defined(__cpp_lib_source_location)
+// The same with a std::source_location (GCC; clang 14's libstdc++ lacks it).
+inline void kasan_check_read(const void* p, size_t size, std::source_location loc) {
+  kasan_check_read(p, size, loc.function_name());
+}
+inline void kasan_check_write(const void* p, size_t size, std::source_location loc) {
+  kasan_check_write(p, size, loc.function_name());
+}
+#endif
 
 }  // namespace squashlab
 

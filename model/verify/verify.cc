@@ -1,10 +1,12 @@
 // This file implements the verify job, its table and JSON, and repro.
 #include "model/verify/verify.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <unordered_set>
 
+#include "model/replay_strategy.h"
 #include "model/rng.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
@@ -37,6 +39,67 @@ StatusOr<std::shared_ptr<const ImageModel>> ImageFor(const std::string& path) {
   return path.empty() ? DefaultImage() : LoadImage(path);
 }
 
+// Keeps a strategy's picks within the enabled tasks. The model's
+// exhaustive strategy replays its stack blindly; a run whose enabled sets
+// differ from the previous one's (wake-ups hashed by heap address, see
+// README) would otherwise make it pick a finished task.
+class EnabledOnly : public Strategy {
+ public:
+  explicit EnabledOnly(std::unique_ptr<Strategy> inner) : inner_(std::move(inner)) {}
+  std::string Name() const override { return inner_->Name(); }
+  void BeginRun(uint64_t seed) override { inner_->BeginRun(seed); }
+  void OnSpawn(int id) override { inner_->OnSpawn(id); }
+  int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long step) override {
+    int pick = inner_->Pick(enabled, current, current_enabled, step);
+    if (std::find(enabled.begin(), enabled.end(), pick) != enabled.end()) return pick;
+    diverged_++;
+    return NonPreemptivePick(enabled, current, current_enabled);
+  }
+  bool EndRun(long steps) override { return inner_->EndRun(steps); }
+  long diverged() const { return diverged_; }
+
+ private:
+  std::unique_ptr<Strategy> inner_;
+  long diverged_ = 0;
+};
+
+bool Better(const RunResult& a, const RunResult& b) {
+  if (a.preemptions != b.preemptions) return a.preemptions < b.preemptions;
+  return a.steps < b.steps;
+}
+
+// Minimises by replay only (the model's exhaustive pass assumes schedules
+// that do not depend on heap addresses; see README): repeatedly try a
+// shorter prefix of the choices, or one choice reverted to the
+// non-preemptive default, keeping the same report kind and title.
+RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget) {
+  RunResult best = failing;
+  bool improved = true;
+  while (improved && budget > 0) {
+    improved = false;
+    const std::vector<int> base = best.choices;
+    for (size_t i = 0; i < base.size() && budget > 0 && !improved; i++) {
+      for (int variant = 0; variant < 2 && budget > 0 && !improved; variant++) {
+        std::vector<int> cand(base.begin(), base.begin() + static_cast<long>(i));
+        if (variant == 1) {
+          if (base[i] < 0) continue;
+          cand.push_back(-1);
+          cand.insert(cand.end(), base.begin() + static_cast<long>(i) + 1, base.end());
+        }
+        ReplayStrategy replay(cand);
+        RunResult r = e.RunOnce(sc, replay, best.seed, true);
+        budget--;
+        if (r.failed() && r.report.SameAs(best.report) && Better(r, best)) {
+          r.strategy = failing.strategy + "-min";
+          best = std::move(r);
+          improved = true;
+        }
+      }
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
@@ -52,7 +115,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     eo.strategy = opt.strategy;
     eo.pct_depth = opt.pct_depth;
     eo.preemption_bound = opt.preemption_bound;
-    auto strategy = MakeStrategy(eo);
+    auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo));
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
                                     static_cast<long>(scenarios.size())
                               : (1L << 40);
@@ -60,7 +123,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     bool more = true;
     for (long run = 0; run < per && more; run++) {
       uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
-      RunResult r = explorer.RunOnce(sc, *strategy, seed, false);
+      RunResult r = explorer.RunOnce(sc, *strategy, seed, true);
       cell.runs++;
       seen.insert(Hash(r.choices) ^ si);
       more = r.more;
@@ -78,8 +141,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
           f.scenario = sc.name;
           f.first_run = cell.runs;
           f.seconds = Since(start);
-          f.failure = explorer.Replay(sc, r.Token(sc.name));
-          f.failure.strategy = r.strategy;
+          f.failure = r;
           cell.classes.push_back(std::move(f));
         }
       } else if (r.failed()) {
@@ -87,10 +149,10 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
         cell.first_failing_run = cell.runs;
         cell.seconds_to_first = Since(start);
         cell.scenario = sc.name;
-        cell.failure = explorer.Replay(sc, r.Token(sc.name));
-        cell.failure.strategy = r.strategy;
-        cell.minimised = opt.minimise ? explorer.Minimise(sc, cell.failure, opt.minimise_budget)
-                                      : cell.failure;
+        cell.failure = r;
+        cell.minimised = opt.minimise
+                             ? MinimiseByReplay(explorer, sc, cell.failure, opt.minimise_budget)
+                             : cell.failure;
         cell.distinct = static_cast<long>(seen.size());
         cell.seconds = Since(start);
         return cell;
@@ -102,7 +164,8 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
   for (auto& f : cell.classes) {
     for (const auto& sc : scenarios) {
       if (sc.name != f.scenario) continue;
-      f.minimised = opt.minimise ? explorer.Minimise(sc, f.failure, opt.minimise_budget) : f.failure;
+      f.minimised = opt.minimise ? MinimiseByReplay(explorer, sc, f.failure, opt.minimise_budget)
+                                 : f.failure;
     }
   }
   if (!cell.classes.empty()) {
