@@ -3,6 +3,10 @@
 #include "cli/cli_status.h"
 #include "cli/commands.h"
 
+namespace squashlab::cli {
+int RunVerifyCommand(const Args& args);  // cmd_verify.cc
+int RunReproCommand(const Args& args);   // cmd_repro.cc
+}  // namespace squashlab::cli
 
 int main(int argc, char** argv) {
   using namespace squashlab::cli;
@@ -13,6 +17,8 @@ int main(int argc, char** argv) {
   if (cmd == "ls") return RunLs(args);
   if (cmd == "cat") return RunCat(args);
   if (cmd == "extract") return RunExtract(args);
+  if (cmd == "verify") return RunVerifyCommand(args);
+  if (cmd == "repro") return RunReproCommand(args);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     Usage("");
     return kExitOk;

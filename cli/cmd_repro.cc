@@ -1,0 +1,43 @@
+// This file implements `squashlab repro TOKEN [--image IMG] [--trace-out FILE]`:
+// replays one failure exactly from its replay token and prints its report
+// and schedule (optionally as a Chrome trace JSON, viewable in Perfetto).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "model/schedule_trace.h"
+#include "model/verify/verify.h"
+
+namespace squashlab::cli {
+
+int RunReproCommand(const std::vector<std::string>& args) {
+  std::string token, image, trace_out;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (args[i] == "--trace-out" && i + 1 < args.size()) trace_out = args[++i];
+    else if (args[i] == "--image" && i + 1 < args.size()) image = args[++i];
+    else if (token.empty() && args[i].rfind("sq1:", 0) == 0) token = args[i];
+    else {
+      std::cerr << "usage: squashlab repro TOKEN [--image IMG] [--trace-out FILE]\n";
+      return 2;
+    }
+  }
+  if (token.empty()) {
+    std::cerr << "usage: squashlab repro TOKEN [--image IMG] [--trace-out FILE]\n";
+    return 2;
+  }
+  auto r = squashlab::Repro(token, image, true);
+  if (!r.ok()) {
+    std::cerr << "squashlab repro: " << r.status().ToString() << "\n";
+    return 2;
+  }
+  const squashlab::RunResult& run = r.value();
+  std::cout << (run.failed() ? run.report.ToString() : "no violation in this schedule\n");
+  std::cout << run.trace.Ftrace("replay of " + token);
+  if (!trace_out.empty() && !squashlab::WriteChromeTrace(trace_out, run.trace, run.report)) {
+    std::cerr << "squashlab repro: cannot write " << trace_out << "\n";
+    return 4;
+  }
+  return run.failed() ? 1 : 0;
+}
+
+}  // namespace squashlab::cli
