@@ -3,6 +3,7 @@
 // not thread-local; a mutex makes it safe under the threads executor.
 #include "hw_emul/blk_plug.h"
 
+#include <exception>
 #include <mutex>
 #include <unordered_map>
 
@@ -48,6 +49,13 @@ void SubmitPlugged(std::vector<bio*> bios) {
 
 blk_plug::~blk_plug() {
   if (!active) return;
+  // Unwinding (an oops ended the run): just forget the plug. Otherwise the
+  // caller forgot blk_finish_plug: submit the bios, as the kernel does when
+  // the task sleeps or exits.
+  if (std::uncaught_exceptions() == 0) {
+    blk_finish_plug(this);
+    return;
+  }
   std::lock_guard<std::mutex> l(RegistryMu());
   auto it = Registry().find(owner);
   if (it != Registry().end() && it->second == this) Registry().erase(it);

@@ -142,7 +142,7 @@ class BlockDevice : public BlockDriver {
   void HostLoop();
   std::shared_ptr<Completion> DispatchLocked(std::unique_ptr<Request> r, uint64_t now);
   void Interrupt(const std::shared_ptr<Completion>& c);
-  int BioErrorLocked(const bio* b, const Completion& c, size_t index);
+  int BioErrorLocked(const bio* b, size_t index, size_t short_bio);
   int CopyIn(bio* b);
   void FlipLocked(bio* b);
   uint64_t Nth(FaultSite site, uint64_t key);
