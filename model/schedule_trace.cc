@@ -46,6 +46,12 @@ std::string ScheduleTrace::ChromeJson(const Report& report) const {
     out += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(i) +
            ",\"args\":{\"name\":\"" + JsonEscape(task_names[i]) + "\"}},\n";
   }
+  auto ts = [this](uint64_t v) {
+    if (!ts_is_ns) return std::to_string(v);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v / 1000.0);
+    return std::string(buf);
+  };
   uint64_t last_ts = 0;
   int last_task = 0;
   for (size_t i = 0; i < events.size(); i++) {
@@ -53,19 +59,17 @@ std::string ScheduleTrace::ChromeJson(const Report& report) const {
     uint64_t next = i + 1 < events.size() ? events[i + 1].ts_ns : e.ts_ns + 1;
     uint64_t dur = next > e.ts_ns ? next - e.ts_ns : 1;
     out += "{\"name\":\"" + JsonEscape(e.op) + "\",\"ph\":\"X\",\"pid\":1,\"tid\":" +
-           std::to_string(e.task) + ",\"ts\":" + std::to_string(e.ts_ns) +
-           ",\"dur\":" + std::to_string(dur) + ",\"args\":{\"step\":" + std::to_string(e.step) +
+           std::to_string(e.task) + ",\"ts\":" + ts(e.ts_ns) + ",\"dur\":" + ts(dur) + ",\"args\":{\"step\":" + std::to_string(e.step) +
            ",\"arg\":" + std::to_string(e.arg) + ",\"cpu\":" + std::to_string(e.cpu) + "}},\n";
     last_ts = e.ts_ns + dur;
     last_task = e.task;
   }
   if (!report.empty()) {
     out += "{\"name\":\"" + JsonEscape(report.title) + "\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":" +
-           std::to_string(last_task) + ",\"ts\":" + std::to_string(last_ts) +
-           ",\"args\":{\"report\":\"" + JsonEscape(report.ToString()) + "\"}},\n";
+           std::to_string(last_task) + ",\"ts\":" + ts(last_ts) + ",\"args\":{\"report\":\"" + JsonEscape(report.ToString()) + "\"}},\n";
   }
-  out += "{\"name\":\"end\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":0,\"ts\":" +
-         std::to_string(last_ts) + "}\n]}\n";
+  out += "{\"name\":\"end\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":0,\"ts\":" + ts(last_ts) +
+         "}\n]}\n";
   return out;
 }
 

@@ -29,6 +29,9 @@ struct TraceEvent {
 struct ScheduleTrace {
   std::vector<TraceEvent> events;
   std::vector<std::string> task_names;  // by task id: "dd:1"
+  // ts_ns holds nanoseconds of virtual time (simulate), not steps (explore);
+  // Chrome's "ts" is in microseconds, so those are scaled when written.
+  bool ts_is_ns = false;
 
   bool operator==(const ScheduleTrace& o) const {
     return events == o.events && task_names == o.task_names;

@@ -18,7 +18,9 @@ constexpr size_t kStackSize = 256 << 10;
 }  // namespace
 
 SimulateExecutor::SimulateExecutor(CostModel cost, bool record_trace)
-    : cost_(std::move(cost)), record_trace_(record_trace), stacks_(kStackSize) {}
+    : cost_(std::move(cost)), record_trace_(record_trace), stacks_(kStackSize) {
+  trace_.ts_is_ns = true;
+}
 
 SimulateExecutor::~SimulateExecutor() { KillAll(); }
 
