@@ -219,6 +219,26 @@ TEST(Device, BlockSizeAlignmentAndCapacity) {
   ExpectAllOnceInIrq(ios);
 }
 
+TEST(Device, APlugLeftWithoutFinishIsFlushedWhenItGoesOutOfScope) {
+  DeviceOptions o = Opts("emmc-hs200");
+  o.unplug_timeout_ns = 0;  // only the destructor can flush it
+  BlockDevice dev(hwtest::PatternImage(kImage), o);
+  Ios ios;
+  Io* io = ios.Make(0, 4096);
+  auto out = RunSimulate(DdScenario([&] {
+    {
+      blk_plug plug;
+      blk_start_plug(&plug);
+      Submit(&dev, io);
+    }  // no blk_finish_plug
+    EXPECT_EQ(current_plug(), nullptr);
+    Wait(io);
+  }));
+  ASSERT_TRUE(out.ok()) << out.report.ToString();
+  EXPECT_EQ(io->completions.load(), 1);
+  EXPECT_EQ(dev.counters().requests, 1u);
+}
+
 // model/ does not flush a plug when its task sleeps yet; the unplug timer
 // does, after unplug_timeout_ns. Without it the sleeper hangs.
 TEST(Device, UnplugTimerFlushesThePlugOfASleeper) {
