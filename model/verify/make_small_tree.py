@@ -29,7 +29,8 @@ def main():
     os.makedirs(root)
     files = {
         "a": text(1, 6 * 8192),                 # 6 compressed blocks
-        "b": text(2, 2 * 8192 + 3000),          # 2 blocks + a tail in a fragment
+        "b": text(2, 2 * 8192 + 3000),          # 2 blocks + a tail in a fragment (-tailends)
+        "t": text(5, 3000),                     # a small file: all in the fragment block
         "u": random.Random(3).randbytes(2 * 8192),  # 2 uncompressed blocks
     }
     for name, data in files.items():

@@ -1,5 +1,6 @@
 // This file implements a development driver: `verify_main SCENARIO RUNS`
 // explores one scenario of the embedded image and prints the outcome.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -48,6 +49,30 @@ int main(int argc, char** argv) {
       tally[r.failed() ? r.report.title : "clean"]++;
     }
     for (auto& [t, n] : tally) std::printf("%6ld  %s\n", n, t.c_str());
+    return 0;
+  }
+  if (std::getenv("TTFD")) {  // time to first detection per class over seeds
+    std::map<std::string, std::vector<long>> runs;
+    std::map<std::string, std::vector<double>> secs;
+    int seeds = std::atoi(std::getenv("TTFD"));
+    for (int s = 1; s <= seeds; s++) {
+      VerifyOptions o = opt;
+      o.seed = static_cast<uint64_t>(s);
+      o.all_classes = true;
+      o.minimise = false;
+      CellResult c = ExploreScenarios({sc.value()}, o, 0);
+      for (const auto& f : c.classes) {
+        runs[ReportKindName(f.failure.report.kind)].push_back(f.first_run);
+        secs[ReportKindName(f.failure.report.kind)].push_back(f.seconds);
+      }
+    }
+    for (auto& [k, v] : runs) {
+      std::sort(v.begin(), v.end());
+      auto& t = secs[k];
+      std::sort(t.begin(), t.end());
+      std::printf("%-10s %-20s found in %zu/%d seeds; median %ld schedules, %.3f s\n",
+                  opt.strategy.c_str(), k.c_str(), v.size(), seeds, v[v.size() / 2], t[t.size() / 2]);
+    }
     return 0;
   }
   CellResult c = ExploreScenarios({sc.value()}, opt, 0);
