@@ -38,6 +38,25 @@ const DeviceProfile& ProfileOrDie(const std::string& name) {
 
 }  // namespace
 
+StatusOr<DeviceOptions> MakeDeviceOptions(const std::string& profile, const std::string& faults,
+                                          unsigned block_size) {
+  if (FindProfile(profile) == nullptr) {
+    std::string known;
+    for (const DeviceProfile& p : AllProfiles()) known += std::string(known.empty() ? "" : ", ") + p.name;
+    return Status::InvalidArgument("unknown device profile '" + profile + "' (known: " + known + ")");
+  }
+  if (block_size != 512 && block_size != 1024 && block_size != 4096)
+    return Status::InvalidArgument("block size " + std::to_string(block_size) +
+                                   " not in {512, 1024, 4096}");
+  StatusOr<FaultPlan> plan = FaultPlan::Parse(faults);
+  if (!plan.ok()) return plan.status();
+  DeviceOptions o;
+  o.profile = profile;
+  o.block_size = block_size;
+  o.faults = *plan;
+  return o;
+}
+
 BlockDevice::BlockDevice(std::shared_ptr<const ImageBytes> image, DeviceOptions options)
     : image_(std::move(image)),
       opt_(std::move(options)),

@@ -23,6 +23,7 @@
 #include "hw_emul/profile.h"
 #include "hw_emul/request_queue.h"
 #include "model/block_device.h"
+#include "reader/status.h"
 
 namespace squashlab {
 
@@ -44,6 +45,11 @@ struct DeviceOptions {
   // pre-2.6.39 block layer, which did exactly this.
   uint64_t unplug_timeout_ns = 3000000;
 };
+
+// Options from command-line / replay-token strings: kInvalidArgument for an
+// unknown profile, a bad fault plan or a block size not in {512, 1024, 4096}.
+StatusOr<DeviceOptions> MakeDeviceOptions(const std::string& profile, const std::string& faults,
+                                          unsigned block_size = 1024);
 
 struct DeviceCounters {
   uint64_t bios_submitted = 0;

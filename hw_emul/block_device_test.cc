@@ -239,6 +239,17 @@ TEST(Device, APlugLeftWithoutFinishIsFlushedWhenItGoesOutOfScope) {
   EXPECT_EQ(dev.counters().requests, 1u);
 }
 
+TEST(Device, OptionsFromStrings) {
+  auto o = MakeDeviceOptions("kvm-hdb", "eio=0.5;seed=3", 4096);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->profile, "kvm-hdb");
+  EXPECT_EQ(o->block_size, 4096u);
+  EXPECT_EQ(o->faults.ToString(), "eio=0.5;seed=3");
+  EXPECT_FALSE(MakeDeviceOptions("floppy", "").ok());
+  EXPECT_FALSE(MakeDeviceOptions("nvme", "eio=7").ok());
+  EXPECT_FALSE(MakeDeviceOptions("nvme", "", 2048).ok());
+}
+
 // model/ does not flush a plug when its task sleeps yet; the unplug timer
 // does, after unplug_timeout_ns. Without it the sleeper hangs.
 TEST(Device, UnplugTimerFlushesThePlugOfASleeper) {
