@@ -59,12 +59,15 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buff
                                        std::span<uint8_t>(stream->out.data(), cap));
   if (!res.ok()) return -EIO;
   size_t n = res.value();
-  model_charge(CostKind::kDecompressByte, n, CompressorName(msblk->compression));
-  // Write the output page by page through the actor.
+  // Write the output page by page through the actor, charging the codec's
+  // time per page as the kernel's inflate loop produces it (so a
+  // preemptible caller can be preempted between pages).
   size_t done = 0;
   void* data = squashfs_first_page(output);
   while (data != nullptr && done < n) {
     size_t chunk = std::min<size_t>(PAGE_SIZE, n - done);
+    model_charge(CostKind::kDecompressByte, chunk, CompressorName(msblk->compression));
+    model_point("inflate");
     std::memcpy(data, stream->out.data() + done, chunk);
     done += chunk;
     if (done < n) data = squashfs_next_page(output);
