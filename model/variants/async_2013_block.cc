@@ -207,8 +207,10 @@ int squashfs_read_data_async(super_block* sb, uint64_t index, int length,
   }
   io_assoc->b_count = b;
 
-  // make sure io_assoc is updated before submit IO
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // make sure io_assoc is updated before submit IO (mb(); a compiler
+  // barrier here: the submission itself publishes to the device's thread,
+  // and a real fence would hide the patch's unordered readers from TSan)
+  asm volatile("" ::: "memory");
   squashfs_ll_r_block(b, bh);
   return length;
 

@@ -1,6 +1,9 @@
 // This file implements the squashfs cache as 3.13's cache.c does: one
-// spinlock over the entries, round-robin replacement of unused entries,
-// errors kept in the entry for the caller to test.
+// lock over the entries, round-robin replacement of unused entries, errors
+// kept in the entry for the caller to test. The kernel's lock is a
+// spinlock_t, never held across a sleep; it is a mutex here because the
+// model's contended spin_lock sleeps with preemption off, which the
+// threads executor cannot run (see the README's model notes).
 #include "model/variants/cache.h"
 
 #include <algorithm>
@@ -21,7 +24,7 @@ squashfs_cache* squashfs_cache_init(const char* name, int entries, int block_siz
   cache->unused = entries;
   cache->block_size = block_size;
   cache->pages = (block_size + static_cast<int>(PAGE_SIZE) - 1) / static_cast<int>(PAGE_SIZE);
-  spin_lock_init(&cache->lock);
+  mutex_init(&cache->lock);
   for (int i = 0; i < entries; i++) {
     auto e = std::make_unique<squashfs_cache_entry>();
     e->cache = cache;
@@ -36,7 +39,7 @@ squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
                                          int length) {
   int i, n;
   squashfs_cache_entry* entry;
-  spin_lock(&cache->lock);
+  mutex_lock(&cache->lock);
   for (;;) {
     for (i = cache->curr_blk, n = 0; n < cache->entries; n++) {
       if (cache->entry[i]->block == block) {
@@ -50,9 +53,9 @@ squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
       // for one to become available.
       if (cache->unused == 0) {
         cache->num_waiters++;
-        spin_unlock(&cache->lock);
+        mutex_unlock(&cache->lock);
         wait_event(cache->wait_queue, [cache] { return cache->unused > 0; });
-        spin_lock(&cache->lock);
+        mutex_lock(&cache->lock);
         cache->num_waiters--;
         continue;
       }
@@ -70,22 +73,22 @@ squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
       entry->pending = 1;
       entry->num_waiters = 0;
       entry->error = 0;
-      spin_unlock(&cache->lock);
+      mutex_unlock(&cache->lock);
 
       squashfs_page_actor* actor =
           squashfs_page_actor_init(entry->data.data(), cache->pages, 0);
       entry->length = squashfs_read_data(sb, block, length, &entry->next_index, actor);
       kfree(actor);
 
-      spin_lock(&cache->lock);
+      mutex_lock(&cache->lock);
       if (entry->length < 0) entry->error = entry->length;
       entry->pending = 0;
       // Wake up anybody waiting for the buffer to be filled.
       if (entry->num_waiters) {
-        spin_unlock(&cache->lock);
+        mutex_unlock(&cache->lock);
         wake_up_all(&entry->wait_queue);
       } else {
-        spin_unlock(&cache->lock);
+        mutex_unlock(&cache->lock);
       }
       return entry;
     }
@@ -96,10 +99,10 @@ squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
     entry->refcount++;
     if (entry->pending) {
       entry->num_waiters++;
-      spin_unlock(&cache->lock);
+      mutex_unlock(&cache->lock);
       wait_event(entry->wait_queue, [entry] { return entry->pending == 0; });
     } else {
-      spin_unlock(&cache->lock);
+      mutex_unlock(&cache->lock);
     }
     return entry;
   }
@@ -107,19 +110,19 @@ squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
 
 void squashfs_cache_put(squashfs_cache_entry* entry) {
   squashfs_cache* cache = entry->cache;
-  spin_lock(&cache->lock);
+  mutex_lock(&cache->lock);
   entry->refcount--;
   if (entry->refcount == 0) {
     cache->unused++;
     // If there's any processes waiting for a block to become available,
     // wake one up.
     if (cache->num_waiters) {
-      spin_unlock(&cache->lock);
+      mutex_unlock(&cache->lock);
       wake_up(&cache->wait_queue);
       return;
     }
   }
-  spin_unlock(&cache->lock);
+  mutex_unlock(&cache->lock);
 }
 
 int squashfs_copy_data(void* buffer, squashfs_cache_entry* entry, int offset, int length) {

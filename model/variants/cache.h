@@ -7,6 +7,7 @@
 #ifndef SQUASHLAB_MODEL_VARIANTS_CACHE_H_
 #define SQUASHLAB_MODEL_VARIANTS_CACHE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -24,7 +25,7 @@ struct squashfs_cache_entry {
   int length = 0;
   int refcount = 0;
   uint64_t next_index = 0;
-  int pending = 0;
+  std::atomic<int> pending{0};  // read by wait_event without the lock
   int error = 0;
   int num_waiters = 0;
   wait_queue_head_t wait_queue;
@@ -39,10 +40,10 @@ struct squashfs_cache {
   int curr_blk = 0;
   int next_blk = 0;
   int num_waiters = 0;
-  int unused = 0;
+  std::atomic<int> unused{0};   // read by wait_event without the lock
   int block_size = 0;
   int pages = 0;
-  spinlock_t lock;
+  mutex lock;  // a spinlock_t in the kernel; see cache.cc
   wait_queue_head_t wait_queue;
   std::vector<std::unique_ptr<squashfs_cache_entry>> entry;
 };

@@ -9,6 +9,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "model/explorer.h"
+#include "model/mm/workloads.h"
+#include "model/mutex.h"
+#include "model/preempt.h"
+#include "model/variants/decompressor.h"
+#include "model/variants/mount.h"
+#include "model/variants/read_path.h"
 #include "model/verify/rt_latency.h"
 #include "model/verify/scenarios.h"
 
@@ -41,6 +48,48 @@ TEST(RtLatency, PercpuIsLongLocallockIsShort) {
   // local lock: preemptible between pages (4K x 60 ns = 246 us).
   EXPECT_LT(worst[3], 1000000u);
   EXPECT_LT(worst[3] * 10, worst[2]);
+}
+
+// A strategy that takes a sleeping lock inside its per-CPU section (what a
+// careless port of the percpu decompressor would do).
+struct SleepyState {
+  percpu<CodecStream*>* streams = nullptr;
+  mutex mtx;
+};
+void sleepy_create(squashfs_sb_info* msblk) {
+  auto* st = Kernel::Current().New<SleepyState>();
+  st->streams = alloc_percpu<CodecStream*>();
+  for (auto& s : st->streams->slots) s = squashfs_stream_init(msblk);
+  mutex_init(&st->mtx);
+  msblk->stream = st;
+}
+int sleepy_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
+                      squashfs_page_actor* output) {
+  auto* st = static_cast<SleepyState*>(msblk->stream);
+  CodecStream** s = get_cpu_ptr(st->streams);
+  mutex_lock(&st->mtx);
+  int res = squashfs_codec_uncompress(msblk, *s, bh, b, offset, length, output);
+  mutex_unlock(&st->mtx);
+  put_cpu_ptr(s);
+  return res;
+}
+int sleepy_max() { return 1; }
+const SquashfsDecompressorOps kSleepy = {"percpu-sleepy", "", sleepy_create, sleepy_decompress,
+                                         sleepy_max};
+
+TEST(RtLatency, SleepingInsideAPercpuSectionIsReported) {
+  auto img = DefaultImage();
+  ASSERT_TRUE(img.ok());
+  std::shared_ptr<const ImageModel> image = img.value();
+  Scenario sc{"sleepy", KernelConfig{}, [image](Kernel& k) {
+    SquashfsMount* m = squashfs_mount(k, *image, FindReadPath("sync-3.13"), &kSleepy);
+    const FileModel* f = &image->files.front();
+    spawn_dd(k, m->Find(f->name), f, ReaderOptions{});
+  }};
+  Explorer e;
+  auto st = MakeRandomStrategy();
+  RunResult r = e.RunOnce(sc, *st, 1, false);
+  EXPECT_EQ(r.report.kind, ReportKind::kSchedulingWhileAtomic) << r.report.ToString();
 }
 
 }  // namespace
