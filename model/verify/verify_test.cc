@@ -101,10 +101,11 @@ TEST(Verify, RandomStrategyAgreesOnTheCorrectVariants) {
 // dereference, and use of the freed end_io association.
 TEST(Verify, Async2013IsCaughtInEveryClass) {
   VerifyOptions opt;
-  opt.budget = 40000;
+  opt.budget = 8000;
+  opt.strategy = "random";  // the faster one on these bugs (see README)
   opt.all_classes = true;
   opt.minimise_budget = 150;
-  CellResult c = ExploreScenarios(Scenarios("async-2013", "single", {"rand", "dd2"}), opt, 0);
+  CellResult c = ExploreScenarios(Scenarios("async-2013", "single", {"rand"}), opt, 0);
   std::set<ReportKind> kinds;
   for (const auto& f : c.classes) {
     kinds.insert(f.failure.report.kind);
