@@ -128,10 +128,11 @@ Status Extractor::WriteFiles() {
   uint64_t next_chunk = 0;
   std::shared_ptr<const FileLayout> layout;
   ChunkPipeline pipeline(&image_->data(), threads_);
-  auto finish_file = [&](size_t f, int fd) -> Status {
+  auto finish_file = [&](size_t f, int fd, bool ends_in_hole) -> Status {
     const Inode& in = files_[f].inode;
     Status st;
-    if (ftruncate(fd, static_cast<off_t>(in.file_size)) != 0)
+    // Only a file that ends in a hole is shorter than its size here.
+    if (ends_in_hole && ftruncate(fd, static_cast<off_t>(in.file_size)) != 0)
       st = Status::IoError("truncate failed");
     if (st.ok()) {
       auto a = AttributesOf(in);
@@ -146,7 +147,7 @@ Status Extractor::WriteFiles() {
         while (!layout || next_chunk == layout->chunk_count()) {
           if (next_file == files_.size()) return false;
           const PendingFile& pf = files_[next_file];
-          auto fd = dest_->CreateFile(pf.rel);
+          auto fd = dest_->CreateFile(pf.rel, pf.inode.permissions & 0777);
           auto l = fd.ok() ? image_->Layout(pf.inode) : StatusOr<FileLayout>(fd.status());
           if (!l.ok()) {
             if (fd.ok()) close(*fd);
@@ -156,7 +157,7 @@ Status Extractor::WriteFiles() {
           layout = std::make_shared<const FileLayout>(std::move(l).value());
           next_chunk = 0;
           if (layout->chunk_count() == 0) {
-            source_error = finish_file(next_file++, *fd);
+            source_error = finish_file(next_file++, *fd, false);
             layout.reset();
             if (!source_error.ok()) return false;
             continue;
@@ -178,7 +179,7 @@ Status Extractor::WriteFiles() {
               WriteAll(o.fd, bytes, static_cast<off_t>(job.layout->chunk_offset(job.chunk))));
         }
         if (job.chunk + 1 < job.layout->chunk_count()) return Status::Ok();
-        Status done = finish_file(o.file, o.fd);
+        Status done = finish_file(o.file, o.fd, sparse);
         open.erase(job.tag);
         return done;
       });
@@ -217,15 +218,21 @@ int RunExtract(const Args& args) {
   if (!image.ok()) return Fail(img_path, "", image.status());
   auto dest = DestDir::Open(rest[1]);
   if (!dest.ok()) return Fail("", rest[1], dest.status());
+  // Files are created with their final permission bits.
+  const mode_t saved_umask = umask(0);
   Extractor ex(image->get(), &*dest, threads);
   Args paths(rest.begin() + 2, rest.end());
   if (paths.empty()) paths.push_back("/");
   for (const std::string& p : paths) {
     const std::string path = CanonicalImagePath(p);
     Status st = ex.AddSubtree(path);
-    if (!st.ok()) return Fail(img_path, path, st);
+    if (!st.ok()) {
+      umask(saved_umask);
+      return Fail(img_path, path, st);
+    }
   }
   Status st = ex.Finish();
+  umask(saved_umask);
   for (const std::string& w : dest->warnings()) std::fprintf(stderr, "squashlab: warning: %s\n", w.c_str());
   if (!st.ok()) return Fail(img_path, "", st);
   return kExitOk;

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 
 namespace squashlab::cli {
 namespace {
@@ -104,27 +105,37 @@ Status DestDir::MakeDir(const RelPath& rel) {
   return Status::Ok();
 }
 
-StatusOr<int> DestDir::CreateFile(const RelPath& rel) {
+// Runs make(parent, name); when the name is taken by a non-directory,
+// removes it and tries once more (the common case costs one system call).
+Status DestDir::CreateReplacing(const RelPath& rel, const std::function<int(int, const char*)>& make) {
   SQL_ASSIGN_OR_RETURN(int parent, Parent(rel));
+  const char* name = rel.back().c_str();
+  if (make(parent, name) == 0) return Status::Ok();
+  if (errno != EEXIST) return Errno(Show(rel));
   SQL_RETURN_IF_ERROR(RemoveIfNotDir(parent, rel.back()));
-  int fd = openat(parent, rel.back().c_str(),
-                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return Errno(Show(rel));
+  if (make(parent, name) != 0) return Errno(Show(rel));
+  return Status::Ok();
+}
+
+StatusOr<int> DestDir::CreateFile(const RelPath& rel, mode_t mode) {
+  int fd = -1;
+  SQL_RETURN_IF_ERROR(CreateReplacing(rel, [&](int parent, const char* name) {
+    fd = openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    return fd < 0 ? -1 : 0;
+  }));
   return fd;
 }
 
 Status DestDir::MakeSymlink(const RelPath& rel, const std::string& target) {
-  SQL_ASSIGN_OR_RETURN(int parent, Parent(rel));
-  SQL_RETURN_IF_ERROR(RemoveIfNotDir(parent, rel.back()));
-  if (symlinkat(target.c_str(), parent, rel.back().c_str()) != 0) return Errno(Show(rel));
-  return Status::Ok();
+  return CreateReplacing(rel, [&](int parent, const char* name) {
+    return symlinkat(target.c_str(), parent, name);
+  });
 }
 
 Status DestDir::MakeNode(const RelPath& rel, mode_t type, dev_t rdev) {
-  SQL_ASSIGN_OR_RETURN(int parent, Parent(rel));
-  SQL_RETURN_IF_ERROR(RemoveIfNotDir(parent, rel.back()));
-  if (mknodat(parent, rel.back().c_str(), type | 0600, rdev) != 0) return Errno(Show(rel));
-  return Status::Ok();
+  return CreateReplacing(rel, [&](int parent, const char* name) {
+    return mknodat(parent, name, type | 0600, rdev);
+  });
 }
 
 Status DestDir::MakeHardLink(const RelPath& existing, const RelPath& rel) {
@@ -148,10 +159,15 @@ Status DestDir::SetAttributes(const RelPath& rel, bool is_symlink, const Attribu
     SQL_ASSIGN_OR_RETURN(parent, Parent(rel));
     name = rel.back().c_str();
   }
-  if (is_root_ && fchownat(parent, name, a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
-    return Errno(Show(rel));
-  if (!is_symlink) {
-    // After chown, which clears setuid and setgid.
+  if (is_root_) {
+    int rc = fd >= 0 ? fchown(fd, a.uid, a.gid)
+                     : fchownat(parent, name, a.uid, a.gid, AT_SYMLINK_NOFOLLOW);
+    if (rc != 0) return Errno(Show(rel));
+  }
+  // A file created here already has its mode (umask is 0 while extracting)
+  // unless chown cleared its setuid/setgid bits; others always need it.
+  const bool chmod_needed = fd < 0 || (a.mode & 07000) != 0;
+  if (!is_symlink && chmod_needed) {
     int rc = fd >= 0 ? fchmod(fd, a.mode) : fchmodat(parent, name, a.mode, 0);
     if (rc != 0) return Errno(Show(rel));
   }
@@ -162,7 +178,8 @@ Status DestDir::SetAttributes(const RelPath& rel, bool is_symlink, const Attribu
     if (rc != 0) Warn(full + ": xattr " + x.name + " not set: " + std::strerror(errno));
   }
   const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};
-  if (utimensat(parent, name, times, AT_SYMLINK_NOFOLLOW) != 0) return Errno(Show(rel));
+  int rc = fd >= 0 ? futimens(fd, times) : utimensat(parent, name, times, AT_SYMLINK_NOFOLLOW);
+  if (rc != 0) return Errno(Show(rel));
   return Status::Ok();
 }
 

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,9 @@ class DestDir {
 
   // Each REQUIRES: every name in `rel` is a safe name (the reader checks).
   Status MakeDir(const RelPath& rel);  // an existing directory is fine
-  // Creates (replacing a non-directory) a regular file; returns its fd.
-  StatusOr<int> CreateFile(const RelPath& rel);
+  // Creates (replacing a non-directory) a regular file with `mode`; returns
+  // its fd. REQUIRES: the process umask is 0 (see ScopedUmask).
+  StatusOr<int> CreateFile(const RelPath& rel, mode_t mode);
   Status MakeSymlink(const RelPath& rel, const std::string& target);
   Status MakeNode(const RelPath& rel, mode_t type, dev_t rdev);  // fifo, socket, device
   Status MakeHardLink(const RelPath& existing, const RelPath& rel);
@@ -58,6 +60,7 @@ class DestDir {
   // symlinks; the last one is cached for siblings.
   StatusOr<int> Parent(const RelPath& rel);
   Status RemoveIfNotDir(int parent, const std::string& name);
+  Status CreateReplacing(const RelPath& rel, const std::function<int(int, const char*)>& make);
   std::string Show(const RelPath& rel) const;
   void Warn(const std::string& w);
 
