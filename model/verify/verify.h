@@ -30,7 +30,7 @@ struct VerifyOptions {
   std::string faults;                  // "", eio, reada, bitflip
   uint64_t seed = 1;
   bool minimise = true;
-  long minimise_budget = 600;
+  long minimise_budget = 2000;
   // Keep exploring after a violation and collect the first failure of
   // every report class (each minimised), instead of stopping at the first.
   bool all_classes = false;
