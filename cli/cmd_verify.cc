@@ -19,7 +19,7 @@ constexpr const char* kVerifyUsage =
     "usage: squashlab verify [--variant V]... [--decomp D]... [--workload W]...\n"
     "                        [--image IMG] [--strategy pct|random|exhaustive]\n"
     "                        [--budget N | --time S] [--faults eio|reada|bitflip]\n"
-    "                        [--seed N] [--classes] [--json FILE]\n"
+    "                        [--seed N] [--preemption-bound N] [--classes] [--json FILE]\n"
     "  --budget N   schedules per variant x decompressor (default: by time)\n"
     "  --time S     seconds for the whole job (default 40)\n"
     "  --classes    keep exploring after a violation; report every class found\n";
@@ -46,6 +46,7 @@ int RunVerifyCommand(const std::vector<std::string>& args) {
     else if (a == "--budget" && value(&v)) opt.budget = std::atol(v.c_str());
     else if (a == "--time" && value(&v)) opt.seconds = std::atof(v.c_str());
     else if (a == "--faults" && value(&v)) opt.faults = v;
+    else if (a == "--preemption-bound" && value(&v)) opt.preemption_bound = std::atoi(v.c_str());
     else if (a == "--seed" && value(&v)) opt.seed = std::strtoull(v.c_str(), nullptr, 10);
     else if (a == "--json" && value(&v)) json = v;
     else if (a == "--classes") opt.all_classes = true;
