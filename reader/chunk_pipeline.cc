@@ -3,6 +3,8 @@
 // delivers slot head once it is done, so output order equals input order.
 #include "reader/chunk_pipeline.h"
 
+#include <algorithm>
+
 namespace squashlab {
 
 ChunkPipeline::ChunkPipeline(const DataReader* data, int threads) : data_(data) {
@@ -15,8 +17,10 @@ ChunkPipeline::ChunkPipeline(const DataReader* data, int threads) : data_(data) 
     }
     contexts_.push_back(std::move(ctx).value());
   }
-  // Two chunks in flight per worker keep every core busy while the caller writes.
-  slots_.resize(n <= 1 ? 1 : 2 * n + 2);
+  // Four chunks in flight per worker absorb uneven block costs (a stored
+  // block next to a hard one) while the caller writes; the cap bounds memory
+  // at 32 blocks whatever -p says.
+  slots_.resize(n <= 1 ? 1 : std::min(4 * n + 4, 32));
   for (Slot& s : slots_) s.buf.resize(data_->block_size());
   if (n <= 1) return;
   for (int i = 0; i < n; ++i) {
