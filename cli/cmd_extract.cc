@@ -201,17 +201,10 @@ Status Extractor::Finish() {
 }  // namespace
 
 int RunExtract(const Args& args) {
-  int threads = DefaultThreads();
+  int threads;
   Args rest;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "-p") {
-      if (i + 1 == args.size() || !ParseThreads(args[i + 1], &threads))
-        return Usage("extract: -p takes a thread count from 1 to 256");
-      ++i;
-    } else {
-      rest.push_back(args[i]);
-    }
-  }
+  if (!TakeThreadsOption(args, &threads, &rest))
+    return Usage("extract: -p takes a thread count from 1 to 256");
   if (rest.size() < 2) return Usage("extract takes an image and a destination");
   const std::string& img_path = rest[0];
   auto image = Image::Open(img_path);

@@ -36,20 +36,31 @@ std::string ModeString(mode_t mode) {
   return s;
 }
 
+namespace {
+// Looks a name up once per id; `lookup` returns nullptr when there is none.
+std::string CachedName(std::unordered_map<uint32_t, std::string>* cache, uint32_t id,
+                       const char* (*lookup)(uint32_t)) {
+  auto it = cache->find(id);
+  if (it != cache->end()) return it->second;
+  const char* name = lookup(id);
+  return (*cache)[id] = name ? name : std::to_string(id);
+}
+}  // namespace
+
 std::string UserName(uint32_t uid) {
   static std::unordered_map<uint32_t, std::string> cache;
-  auto it = cache.find(uid);
-  if (it != cache.end()) return it->second;
-  struct passwd* pw = getpwuid(uid);
-  return cache[uid] = pw ? pw->pw_name : std::to_string(uid);
+  return CachedName(&cache, uid, [](uint32_t id) -> const char* {
+    struct passwd* pw = getpwuid(id);
+    return pw ? pw->pw_name : nullptr;
+  });
 }
 
 std::string GroupName(uint32_t gid) {
   static std::unordered_map<uint32_t, std::string> cache;
-  auto it = cache.find(gid);
-  if (it != cache.end()) return it->second;
-  struct group* gr = getgrgid(gid);
-  return cache[gid] = gr ? gr->gr_name : std::to_string(gid);
+  return CachedName(&cache, gid, [](uint32_t id) -> const char* {
+    struct group* gr = getgrgid(id);
+    return gr ? gr->gr_name : nullptr;
+  });
 }
 
 std::string FormatLongListing(const LongListingFields& f) {

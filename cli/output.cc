@@ -35,12 +35,28 @@ int DefaultThreads() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
+namespace {
 bool ParseThreads(const std::string& s, int* out) {
   if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos)
     return false;
   int n = std::stoi(s);
   if (n < 1 || n > 256) return false;
   *out = n;
+  return true;
+}
+}  // namespace
+
+bool TakeThreadsOption(const std::vector<std::string>& args, int* threads,
+                       std::vector<std::string>* rest) {
+  *threads = DefaultThreads();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "-p") {
+      rest->push_back(args[i]);
+      continue;
+    }
+    if (i + 1 == args.size() || !ParseThreads(args[i + 1], threads)) return false;
+    ++i;
+  }
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <vector>
 
 #include "reader/le_decode.h"
 #include "reader/status.h"
@@ -19,8 +20,10 @@ Status WriteAll(int fd, ByteSpan bytes, off_t offset = -1);
 // The default number of decoding threads: the cores this process may use.
 int DefaultThreads();
 
-// Parses the value of "-p N" (1..256).
-bool ParseThreads(const std::string& s, int* out);
+// Takes "-p N" (1..256) out of args: sets *threads (default: DefaultThreads())
+// and returns the other arguments in order; false on a bad -p.
+bool TakeThreadsOption(const std::vector<std::string>& args, int* threads,
+                       std::vector<std::string>* rest);
 
 }  // namespace squashlab::cli
 

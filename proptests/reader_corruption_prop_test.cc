@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <fstream>
-#include <iterator>
 #include <map>
 
 #include "proptests/allocation_meter.h"
@@ -22,8 +20,7 @@ const std::vector<uint8_t>& Load(const std::string& name) {
   static std::map<std::string, std::vector<uint8_t>> cache;
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
-  std::ifstream f(testdata::ImagePath(name), std::ios::binary);
-  return cache[name] = std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+  return cache[name] = testdata::ImageBytesOf(name);
 }
 
 struct Corruption {

@@ -4,19 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 
 #include "reader/image.h"
 #include "testdata/expected_tree.h"
 
 namespace squashlab {
 namespace {
-
-std::vector<uint8_t> LoadImage(const std::string& name) {
-  std::ifstream f(testdata::ImagePath(name), std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
 
 // Runs the whole of `paths`, one file after another, through one Run.
 Status CatFiles(Image* img, int threads, const std::vector<std::string>& paths, std::string* out,
@@ -51,7 +44,7 @@ Status CatFiles(Image* img, int threads, const std::vector<std::string>& paths, 
 }
 
 TEST(ChunkPipelineTest, AnyThreadCountDeliversTheSameBytesInOrder) {
-  auto img = Image::OpenBytes(LoadImage("tree_gzip"));
+  auto img = Image::OpenBytes(testdata::ImageBytesOf("tree_gzip"));
   ASSERT_TRUE(img.ok());
   const std::vector<std::string> paths = {"/big", "/empty", "/small", "/sparse", "/block_plus_1",
                                           "/text", "/many/entry_0007"};
@@ -70,7 +63,7 @@ TEST(ChunkPipelineTest, AnyThreadCountDeliversTheSameBytesInOrder) {
 }
 
 TEST(ChunkPipelineTest, SinkErrorStopsTheRun) {
-  auto img = Image::OpenBytes(LoadImage("tree_zstd"));
+  auto img = Image::OpenBytes(testdata::ImageBytesOf("tree_zstd"));
   ASSERT_TRUE(img.ok());
   for (int threads : {1, 2, 4}) {
     std::string got;
@@ -83,7 +76,7 @@ TEST(ChunkPipelineTest, SinkErrorStopsTheRun) {
 TEST(ChunkPipelineTest, CorruptBlockIsAnErrorNotABadByte) {
   // Flip a byte inside /text's second gzip block (zlib's checksum makes any
   // change detectable), found through the file's layout.
-  auto bytes = LoadImage("tree_gzip");
+  auto bytes = testdata::ImageBytesOf("tree_gzip");
   auto img = Image::OpenBytes(bytes);
   ASSERT_TRUE(img.ok());
   auto in = (*img)->Lookup("/text");

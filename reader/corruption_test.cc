@@ -4,8 +4,6 @@
 // test.sh (tag "hardening"), so a crash or a leak fails the test.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 
 #include "reader/full_scan.h"
 #include "reader/image.h"
@@ -13,11 +11,6 @@
 
 namespace squashlab {
 namespace {
-
-std::vector<uint8_t> LoadImage(const std::string& name) {
-  std::ifstream f(testdata::ImagePath(name), std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
 
 // Opens and scans; returns the first error, or ok.
 Status OpenAndScan(std::vector<uint8_t> bytes, ScanStats* stats, uint64_t max_file_bytes = ~0ull) {
@@ -42,14 +35,14 @@ void Put64(std::vector<uint8_t>* b, size_t off, uint64_t v) {
 
 TEST(CorruptionTest, IntactImageScansCompletely) {
   ScanStats stats;
-  Status s = OpenAndScan(LoadImage("tree_zstd"), &stats);
+  Status s = OpenAndScan(testdata::ImageBytesOf("tree_zstd"), &stats);
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(stats.inodes, 1037u);  // every inode once, the hard link twice
   EXPECT_GT(stats.file_bytes, 2000000u);
 }
 
 TEST(CorruptionTest, EveryTruncationIsACleanError) {
-  const auto full = LoadImage("tree_gzip");
+  const auto full = testdata::ImageBytesOf("tree_gzip");
   ScanStats ref;
   ASSERT_TRUE(OpenAndScan(full, &ref).ok());
   // bytes_used is below the padded size; any cut below it must fail.
@@ -70,7 +63,7 @@ struct FieldCase {
 };
 
 TEST(CorruptionTest, HostileSuperblockFieldsAreRejectedWithTheRightCode) {
-  const auto full = LoadImage("tree_gzip");
+  const auto full = testdata::ImageBytesOf("tree_gzip");
   const uint64_t size = full.size();
   const FieldCase cases[] = {
       {0, 4, 0x73717369, StatusCode::kCorruption},            // magic
@@ -107,11 +100,11 @@ TEST(CorruptionTest, HostileSuperblockFieldsAreRejectedWithTheRightCode) {
 TEST(CorruptionTest, HugeCountsNeverAllocateTheirSize) {
   // CVE-2023-52933 class: an xattr id count of 0xFFFFFF1F and a fragment
   // count of 2^32-1 must fail on bounds, not on an allocation.
-  auto bytes = LoadImage("tree_raw");
+  auto bytes = testdata::ImageBytesOf("tree_raw");
   const uint64_t xattr_ids = DecodeLe64(bytes.data() + 56);
   Put32(&bytes, xattr_ids + 8, 0xFFFFFF1F);
   EXPECT_EQ(Image::OpenBytes(bytes).status().code(), StatusCode::kCorruption);
-  bytes = LoadImage("tree_raw");
+  bytes = testdata::ImageBytesOf("tree_raw");
   Put32(&bytes, 16, 0xFFFFFFFF);
   EXPECT_EQ(Image::OpenBytes(bytes).status().code(), StatusCode::kCorruption);
 }
@@ -119,7 +112,7 @@ TEST(CorruptionTest, HugeCountsNeverAllocateTheirSize) {
 TEST(CorruptionTest, DirectoryLoopIsDetectedNotFollowed) {
   // Point /d0/d1's listing at the root's listing (raw metadata lets us patch
   // the inode in place): /d0/d1 then lists d0 again.
-  auto bytes = LoadImage("tree_raw");
+  auto bytes = testdata::ImageBytesOf("tree_raw");
   auto img = Image::OpenBytes(bytes);
   ASSERT_TRUE(img.ok());
   auto root = (*img)->Root();
@@ -148,7 +141,7 @@ constexpr uint64_t kMaxFlips = 2500;
 #endif
 
 void SweepFlips(const std::string& name, bool whole_image) {
-  const auto full = LoadImage(name);
+  const auto full = testdata::ImageBytesOf(name);
   ScanStats ref;
   ASSERT_TRUE(OpenAndScan(full, &ref, 4096).ok());
   const uint64_t start = whole_image ? 0 : DecodeLe64(full.data() + 64);  // inode table

@@ -4,6 +4,8 @@
 #define SQUASHLAB_TESTDATA_EXPECTED_TREE_H_
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,12 @@ inline std::string ExpectedText() {
 
 inline std::string ImagePath(const std::string& name) {
   return "testdata/" + name + ".sqfs";
+}
+
+// The bytes of test image `name` (empty if it cannot be read).
+inline std::vector<uint8_t> ImageBytesOf(const std::string& name) {
+  std::ifstream f(ImagePath(name), std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
 }
 
 }  // namespace squashlab::testdata
