@@ -1,6 +1,8 @@
 // This file implements preemption-bounded exhaustive exploration.
 #include "model/exhaustive_strategy.h"
 
+#include <algorithm>
+
 namespace squashlab {
 
 bool ExhaustiveStrategy::Allowed(const Frame& f, int choice) const {
@@ -11,9 +13,19 @@ bool ExhaustiveStrategy::Allowed(const Frame& f, int choice) const {
 int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current, bool current_enabled,
                              long) {
   if (depth_ < stack_.size()) {
-    Frame& f = stack_[depth_];
-    if (f.order.size() != enabled.size() || f.current != current) nondeterministic_ = true;
-  } else {
+    // Replaying the recorded prefix. If this run diverged from it (the
+    // scenario is not deterministic under its schedule), the recorded choice
+    // may not even be runnable: drop the stale frames and explore afresh
+    // from here rather than pick a task that cannot run.
+    const Frame& f = stack_[depth_];
+    const bool same = f.current == current && f.order.size() == enabled.size() &&
+                      std::find(enabled.begin(), enabled.end(), f.order[f.idx]) != enabled.end();
+    if (!same) {
+      nondeterministic_ = true;
+      stack_.resize(depth_);
+    }
+  }
+  if (depth_ == stack_.size()) {
     Frame f;
     int first = NonPreemptivePick(enabled, current, current_enabled);
     f.order.push_back(first);
