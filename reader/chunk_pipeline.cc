@@ -20,8 +20,9 @@ ChunkPipeline::ChunkPipeline(const DataReader* data, int threads) : data_(data) 
   // Four chunks in flight per worker absorb uneven block costs (a stored
   // block next to a hard one) while the caller writes; the cap bounds memory
   // at 32 blocks whatever -p says.
-  slots_.resize(n <= 1 ? 1 : std::min(4 * n + 4, 32));
-  for (Slot& s : slots_) s.buf.resize(data_->block_size());
+  window_ = n <= 1 ? 1 : static_cast<size_t>(std::min(4 * n + 4, 32));
+  slots_ = std::make_unique<Slot[]>(window_);
+  for (size_t i = 0; i < window_; ++i) slots_[i].buf.resize(data_->block_size());
   if (n <= 1) return;
   for (int i = 0; i < n; ++i) {
     workers_.emplace_back([this, ctx = contexts_[i].get()] { WorkerLoop(ctx); });
@@ -29,31 +30,26 @@ ChunkPipeline::ChunkPipeline(const DataReader* data, int threads) : data_(data) 
 }
 
 ChunkPipeline::~ChunkPipeline() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  work_cv_.notify_all();
+  stop_.store(true);
+  tail_.fetch_add(1);  // wakes every waiting worker; they see stop_ first
+  tail_.notify_all();
   for (std::thread& t : workers_) t.join();
 }
 
 void ChunkPipeline::WorkerLoop(DataReader::Context* ctx) {
   for (;;) {
-    uint64_t seq;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      work_cv_.wait(lock, [&] { return stop_ || claim_ < tail_; });
-      if (stop_) return;
-      seq = claim_++;
+    uint64_t seq = claim_.load();
+    const uint64_t tail = tail_.load();
+    if (stop_.load()) return;
+    if (seq >= tail) {
+      tail_.wait(tail);
+      continue;
     }
-    Slot& s = slots_[seq % slots_.size()];
-    Status st = data_->ReadChunk(*s.job.layout, s.job.chunk, ctx, s.buf.data());
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      s.status = std::move(st);
-      s.done = true;
-    }
-    done_cv_.notify_all();
+    if (!claim_.compare_exchange_weak(seq, seq + 1)) continue;
+    Slot& s = slot(seq);
+    s.status = data_->ReadChunk(*s.job.layout, s.job.chunk, ctx, s.buf.data());
+    s.done.store(1);
+    s.done.notify_one();
   }
 }
 
@@ -67,13 +63,17 @@ Status ChunkPipeline::RunInline(const Source& next, const Sink& sink) {
   return Status::Ok();
 }
 
-void ChunkPipeline::Drain(uint64_t head) {
-  std::unique_lock<std::mutex> lock(mu_);
-  tail_ = claim_;  // nobody will claim the rest
-  for (uint64_t seq = head; seq < tail_; ++seq) {
-    Slot& s = slots_[seq % slots_.size()];
-    done_cv_.wait(lock, [&] { return s.done; });
-    s.done = false;
+void ChunkPipeline::Drain(uint64_t head, uint64_t tail) {
+  // Take every unclaimed sequence number so that no worker starts one.
+  uint64_t first_unclaimed = claim_.load();
+  while (first_unclaimed < tail && !claim_.compare_exchange_weak(first_unclaimed, tail)) {
+  }
+  for (uint64_t seq = head; seq < tail; ++seq) {
+    Slot& s = slot(seq);
+    if (seq < first_unclaimed) {
+      while (s.done.load() == 0) s.done.wait(0);
+    }
+    s.done.store(0);
     s.job.layout.reset();
   }
 }
@@ -81,39 +81,28 @@ void ChunkPipeline::Drain(uint64_t head) {
 Status ChunkPipeline::Run(const Source& next, const Sink& sink) {
   SQL_RETURN_IF_ERROR(init_status_);
   if (workers_.empty()) return RunInline(next, sink);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    claim_ = tail_ = 0;
-  }
-  const uint64_t window = slots_.size();
-  uint64_t head = 0, tail = 0;
+  uint64_t head = tail_.load(), tail = head;
   bool exhausted = false;
   for (;;) {
-    while (!exhausted && tail - head < window) {
+    while (!exhausted && tail - head < window_) {
       // Slot tail is free and no worker can claim it until tail_ moves.
-      if (!next(&slots_[tail % window].job)) {
+      if (!next(&slot(tail).job)) {
         exhausted = true;
         break;
       }
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        tail_ = ++tail;
-      }
-      work_cv_.notify_one();
+      tail_.store(++tail);
+      tail_.notify_one();
     }
     if (head == tail) return Status::Ok();
-    Slot& s = slots_[head % window];
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      done_cv_.wait(lock, [&] { return s.done; });
-      s.done = false;
-    }
+    Slot& s = slot(head);
+    while (s.done.load() == 0) s.done.wait(0);
+    s.done.store(0);
     Status st = s.status;
     if (st.ok()) st = sink(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));
     s.job.layout.reset();
     ++head;
     if (!st.ok()) {
-      Drain(head);
+      Drain(head, tail);
       return st;
     }
   }

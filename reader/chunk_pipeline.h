@@ -4,11 +4,10 @@
 #ifndef SQUASHLAB_READER_CHUNK_PIPELINE_H_
 #define SQUASHLAB_READER_CHUNK_PIPELINE_H_
 
-#include <condition_variable>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -43,23 +42,25 @@ class ChunkPipeline {
     ChunkJob job;
     std::vector<uint8_t> buf;
     Status status;
-    bool done = false;
+    std::atomic<uint32_t> done{0};  // set by the worker, cleared by the caller
   };
+  Slot& slot(uint64_t seq) { return slots_[seq % window_]; }
   Status RunInline(const Source& next, const Sink& sink);
   void WorkerLoop(DataReader::Context* ctx);
   // After an error: withdraws unclaimed slots and waits for claimed ones.
-  void Drain(uint64_t head);
+  void Drain(uint64_t head, uint64_t tail);
 
   const DataReader* data_;
   std::vector<std::unique_ptr<DataReader::Context>> contexts_;
-  std::vector<Slot> slots_;
+  size_t window_ = 1;
+  std::unique_ptr<Slot[]> slots_;
   std::vector<std::thread> workers_;
-  std::mutex mu_;
-  std::condition_variable work_cv_;
-  std::condition_variable done_cv_;
-  uint64_t claim_ = 0;  // next sequence number a worker takes
-  uint64_t tail_ = 0;   // one past the last queued sequence number
-  bool stop_ = false;
+  // Sequence numbers grow across runs. Workers claim `claim_` while it is
+  // below `tail_`; C++20 atomic waits make a hand-off a system call only
+  // when the other side is actually asleep.
+  std::atomic<uint64_t> claim_{0};
+  std::atomic<uint64_t> tail_{0};
+  std::atomic<bool> stop_{false};
   Status init_status_;
 };
 
