@@ -49,9 +49,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ScanLimits limits;
   limits.max_inodes = fuzz::kMaxInodes;
   limits.max_file_bytes = fuzz::kMaxFileBytes;
+  limits.max_total_bytes = 16 * fuzz::kMaxFileBytes;  // hard-link amplification
   ScanStats stats;
   Status st = ScanImage(image->get(), limits, &stats);
   FUZZ_CHECK(stats.inodes <= fuzz::kMaxInodes + 1);
+  FUZZ_CHECK(stats.file_bytes <= limits.max_total_bytes + image->get()->superblock().block_size);
   (void)st;
   fuzz::ReadRanges(image->get());
   const uint32_t n = image->get()->superblock().inode_count;

@@ -4,6 +4,9 @@
 // test.sh (tag "hardening"), so a crash or a leak fails the test.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 
 #include "reader/full_scan.h"
 #include "reader/image.h"
@@ -107,6 +110,23 @@ TEST(CorruptionTest, HugeCountsNeverAllocateTheirSize) {
   bytes = testdata::ImageBytesOf("tree_raw");
   Put32(&bytes, 16, 0xFFFFFFFF);
   EXPECT_EQ(Image::OpenBytes(bytes).status().code(), StatusCode::kCorruption);
+}
+
+TEST(CorruptionTest, TotalByteCapStopsHardLinkAmplification) {
+  // Found by image_fuzzer: a valid 8 KiB image whose 3000 hard links name one
+  // 4 MiB sparse file. Without a total cap a scan reads 12 GB.
+  std::ifstream f("fuzz/findings/scan_amplification_hardlinks.sqfs", std::ios::binary);
+  std::vector<uint8_t> bytes(std::istreambuf_iterator<char>(f), {});
+  ASSERT_GT(bytes.size(), 0u);
+  auto img = Image::OpenBytes(bytes);
+  ASSERT_TRUE(img.ok()) << img.status().ToString();
+  ScanLimits limits;
+  limits.max_total_bytes = 64 << 20;
+  ScanStats stats;
+  Status s = ScanImage(img->get(), limits, &stats);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_GE(stats.inodes, 3000u) << "every inode is still visited";
+  EXPECT_LE(stats.file_bytes, limits.max_total_bytes + (*img)->superblock().block_size);
 }
 
 TEST(CorruptionTest, DirectoryLoopIsDetectedNotFollowed) {

@@ -12,21 +12,30 @@ void Mix(ScanStats* s, const uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; ++i) s->checksum = (s->checksum ^ p[i]) * 1099511628211ull;
 }
 
-Status ScanFile(Image* image, const Inode& in, const ScanLimits& limits, ScanStats* stats) {
+// Per-scan state reused across files: a fresh block buffer and codec
+// context per file would cost more than small files' data.
+struct Scratch {
+  std::unique_ptr<DataReader::Context> ctx;
+  std::vector<uint8_t> buf;
+};
+
+Status ScanFile(Image* image, const Inode& in, const ScanLimits& limits, Scratch* scratch,
+                ScanStats* stats) {
   SQL_ASSIGN_OR_RETURN(FileLayout layout, image->Layout(in));
-  SQL_ASSIGN_OR_RETURN(auto ctx, image->data().NewContext());
-  std::vector<uint8_t> buf(image->superblock().block_size);
   uint64_t read = 0;
-  for (uint64_t i = 0; i < layout.chunk_count() && read < limits.max_file_bytes; ++i) {
-    SQL_RETURN_IF_ERROR(image->data().ReadChunk(layout, i, ctx.get(), buf.data()));
-    Mix(stats, buf.data(), layout.chunk_length(i));
+  for (uint64_t i = 0; i < layout.chunk_count() && read < limits.max_file_bytes &&
+                       stats->file_bytes + read < limits.max_total_bytes;
+       ++i) {
+    SQL_RETURN_IF_ERROR(image->data().ReadChunk(layout, i, scratch->ctx.get(), scratch->buf.data()));
+    Mix(stats, scratch->buf.data(), layout.chunk_length(i));
     read += layout.chunk_length(i);
   }
   stats->file_bytes += read;
   return Status::Ok();
 }
 
-Status ScanInode(Image* image, const Inode& in, const ScanLimits& limits, ScanStats* stats) {
+Status ScanInode(Image* image, const Inode& in, const ScanLimits& limits, Scratch* scratch,
+                 ScanStats* stats) {
   ++stats->inodes;
   SQL_RETURN_IF_ERROR(image->Uid(in).status());
   SQL_RETURN_IF_ERROR(image->Gid(in).status());
@@ -37,7 +46,7 @@ Status ScanInode(Image* image, const Inode& in, const ScanLimits& limits, ScanSt
   }
   if (in.type == InodeType::kSymlink)
     Mix(stats, reinterpret_cast<const uint8_t*>(in.symlink_target.data()), in.symlink_target.size());
-  if (in.type == InodeType::kFile) return ScanFile(image, in, limits, stats);
+  if (in.type == InodeType::kFile) return ScanFile(image, in, limits, scratch, stats);
   return Status::Ok();
 }
 
@@ -45,9 +54,12 @@ Status ScanInode(Image* image, const Inode& in, const ScanLimits& limits, ScanSt
 
 Status ScanImage(Image* image, const ScanLimits& limits, ScanStats* stats) {
   SQL_ASSIGN_OR_RETURN(Inode root, image->Root());
+  Scratch scratch;
+  SQL_ASSIGN_OR_RETURN(scratch.ctx, image->data().NewContext());
+  scratch.buf.resize(image->superblock().block_size);
   std::unordered_set<uint32_t> seen_dirs{root.inode_number};
   std::vector<Inode> todo{root};
-  SQL_RETURN_IF_ERROR(ScanInode(image, root, limits, stats));
+  SQL_RETURN_IF_ERROR(ScanInode(image, root, limits, &scratch, stats));
   while (!todo.empty() && stats->inodes < limits.max_inodes) {
     Inode dir = std::move(todo.back());
     todo.pop_back();
@@ -57,7 +69,7 @@ Status ScanImage(Image* image, const ScanLimits& limits, ScanStats* stats) {
       if (stats->inodes >= limits.max_inodes) break;
       Mix(stats, reinterpret_cast<const uint8_t*>(e.name.data()), e.name.size());
       SQL_ASSIGN_OR_RETURN(Inode in, image->ReadInode(e));
-      SQL_RETURN_IF_ERROR(ScanInode(image, in, limits, stats));
+      SQL_RETURN_IF_ERROR(ScanInode(image, in, limits, &scratch, stats));
       if (in.type != InodeType::kDirectory) continue;
       if (!seen_dirs.insert(in.inode_number).second)
         return Status::Corruption("directory loop at '" + e.name + "'");
