@@ -118,14 +118,20 @@ Status Extractor::AddSubtree(const std::string& path) {
   return WalkTree(image_, path, start, true, [&](const WalkItem& item) { return Visit(item); });
 }
 
+namespace {
+bool IsSparseChunk(const ChunkJob& job) {
+  return job.chunk < job.layout->blocks.size() && job.layout->blocks[job.chunk].stored_size == 0;
+}
+}  // namespace
+
+// Each job's tag is its output file's descriptor: workers write chunks with
+// pwrite as they decode them (positions make order irrelevant), and the
+// caller's in-order sink finishes a file once its last chunk is through.
 Status Extractor::WriteFiles() {
-  struct Open {
-    int fd = -1;
-    size_t file = 0;
-  };
-  std::unordered_map<uint64_t, Open> open;  // tag -> open output
+  std::unordered_map<int, size_t> open;  // fd -> index in files_
   size_t next_file = 0;
   uint64_t next_chunk = 0;
+  int next_fd = -1;
   std::shared_ptr<const FileLayout> layout;
   ChunkPipeline pipeline(&image_->data(), threads_);
   auto finish_file = [&](size_t f, int fd, bool ends_in_hole) -> Status {
@@ -162,28 +168,27 @@ Status Extractor::WriteFiles() {
             if (!source_error.ok()) return false;
             continue;
           }
-          open[next_file] = Open{*fd, next_file};
-          ++next_file;
+          next_fd = *fd;
+          open[next_fd] = next_file++;
         }
         job->layout = layout;
         job->chunk = next_chunk++;
-        job->tag = next_file - 1;
+        job->tag = static_cast<uint64_t>(next_fd);
         return true;
       },
-      [&](const ChunkJob& job, ByteSpan bytes) -> Status {
-        Open& o = open[job.tag];
-        const bool sparse = job.chunk < job.layout->blocks.size() &&
-                            job.layout->blocks[job.chunk].stored_size == 0;
-        if (!sparse) {
-          SQL_RETURN_IF_ERROR(
-              WriteAll(o.fd, bytes, static_cast<off_t>(job.layout->chunk_offset(job.chunk))));
-        }
+      [&](const ChunkJob& job, ByteSpan) -> Status {
         if (job.chunk + 1 < job.layout->chunk_count()) return Status::Ok();
-        Status done = finish_file(o.file, o.fd, sparse);
-        open.erase(job.tag);
+        const int fd = static_cast<int>(job.tag);
+        Status done = finish_file(open[fd], fd, IsSparseChunk(job));
+        open.erase(fd);
         return done;
+      },
+      [](const ChunkJob& job, ByteSpan bytes) -> Status {
+        if (IsSparseChunk(job)) return Status::Ok();
+        return WriteAll(static_cast<int>(job.tag), bytes,
+                        static_cast<off_t>(job.layout->chunk_offset(job.chunk)));
       });
-  for (auto& [tag, o] : open) close(o.fd);
+  for (auto& [fd, file] : open) close(fd);
   if (!st.ok()) return st.WithContext(files_.empty() ? "" : "extracting file data");
   return source_error;
 }

@@ -48,6 +48,9 @@ void ChunkPipeline::WorkerLoop(DataReader::Context* ctx) {
     if (!claim_.compare_exchange_weak(seq, seq + 1)) continue;
     Slot& s = slot(seq);
     s.status = data_->ReadChunk(*s.job.layout, s.job.chunk, ctx, s.buf.data());
+    if (s.status.ok() && *worker_sink_) {
+      s.status = (*worker_sink_)(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));
+    }
     s.done.store(1);
     s.done.notify_one();
   }
@@ -58,7 +61,9 @@ Status ChunkPipeline::RunInline(const Source& next, const Sink& sink) {
   while (next(&s.job)) {
     SQL_RETURN_IF_ERROR(data_->ReadChunk(*s.job.layout, s.job.chunk, contexts_[0].get(),
                                          s.buf.data()));
-    SQL_RETURN_IF_ERROR(sink(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk))));
+    const ByteSpan bytes(s.buf.data(), s.job.layout->chunk_length(s.job.chunk));
+    if (*worker_sink_) SQL_RETURN_IF_ERROR((*worker_sink_)(s.job, bytes));
+    SQL_RETURN_IF_ERROR(sink(s.job, bytes));
   }
   return Status::Ok();
 }
@@ -78,8 +83,10 @@ void ChunkPipeline::Drain(uint64_t head, uint64_t tail) {
   }
 }
 
-Status ChunkPipeline::Run(const Source& next, const Sink& sink) {
+Status ChunkPipeline::Run(const Source& next, const Sink& sink, const Sink& worker_sink) {
   SQL_RETURN_IF_ERROR(init_status_);
+  // Published to the workers by the first tail_ store below.
+  worker_sink_ = &worker_sink;
   if (workers_.empty()) return RunInline(next, sink);
   uint64_t head = tail_.load(), tail = head;
   bool exhausted = false;

@@ -35,7 +35,10 @@ class ChunkPipeline {
   // Receives each chunk's bytes in source order.
   using Sink = std::function<Status(const ChunkJob& job, ByteSpan bytes)>;
   // Runs until the source is exhausted or the first decode or sink error.
-  Status Run(const Source& next, const Sink& sink);
+  // `worker_sink`, when given, also receives each chunk, on the worker that
+  // decoded it, before `sink` does: in any order and concurrently with other
+  // calls (e.g. positional writes), so it must be thread-safe.
+  Status Run(const Source& next, const Sink& sink, const Sink& worker_sink = nullptr);
 
  private:
   struct Slot {
@@ -61,6 +64,7 @@ class ChunkPipeline {
   std::atomic<uint64_t> claim_{0};
   std::atomic<uint64_t> tail_{0};
   std::atomic<bool> stop_{false};
+  const Sink* worker_sink_ = nullptr;  // the current Run's, read by workers
   Status init_status_;
 };
 
