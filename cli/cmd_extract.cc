@@ -8,7 +8,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
+#include <memory>
 #include <unordered_map>
 
 #include "cli/cli_status.h"
@@ -101,7 +103,7 @@ Status Extractor::Visit(const WalkItem& item) {
       break;
   }
   SQL_ASSIGN_OR_RETURN(Attributes a, AttributesOf(in));
-  return dest_->SetAttributes(rel, in.type == InodeType::kSymlink, a, -1);
+  return dest_->SetAttributes(rel, in.type == InodeType::kSymlink, a);
 }
 
 Status Extractor::AddSubtree(const std::string& path) {
@@ -119,76 +121,94 @@ Status Extractor::AddSubtree(const std::string& path) {
 }
 
 namespace {
+
 bool IsSparseChunk(const ChunkJob& job) {
   return job.chunk < job.layout->blocks.size() && job.layout->blocks[job.chunk].stored_size == 0;
 }
+
+// A file being written. Workers write its chunks in place; the one that
+// writes the last remaining chunk finishes it (length, attributes, close).
+struct OpenFile {
+  int fd = -1;
+  const RelPath* rel = nullptr;
+  Attributes attrs;  // read from the image on the caller's thread
+  uint64_t size = 0;
+  bool ends_in_hole = false;
+  std::atomic<uint64_t> remaining{0};
+};
+
+Status FinishFile(DestDir* dest, OpenFile* f) {
+  Status st;
+  // Only a file that ends in a hole is shorter than its size here.
+  if (f->ends_in_hole && ftruncate(f->fd, static_cast<off_t>(f->size)) != 0)
+    st = Status::IoError("truncate failed");
+  if (st.ok()) st = dest->SetFileAttributes(f->fd, *f->rel, f->attrs);
+  close(f->fd);
+  f->fd = -1;
+  return st;
+}
+
 }  // namespace
 
-// Each job's tag is its output file's descriptor: workers write chunks with
-// pwrite as they decode them (positions make order irrelevant), and the
-// caller's in-order sink finishes a file once its last chunk is through.
+// The image's metadata is read on the calling thread (Source); decoding,
+// writing and finishing happen on the workers; the in-order sink only
+// forgets files whose last chunk has gone through.
 Status Extractor::WriteFiles() {
-  std::unordered_map<int, size_t> open;  // fd -> index in files_
+  std::unordered_map<OpenFile*, std::unique_ptr<OpenFile>> open;
   size_t next_file = 0;
   uint64_t next_chunk = 0;
-  int next_fd = -1;
+  OpenFile* current = nullptr;
   std::shared_ptr<const FileLayout> layout;
   ChunkPipeline pipeline(&image_->data(), threads_);
-  auto finish_file = [&](size_t f, int fd, bool ends_in_hole) -> Status {
-    const Inode& in = files_[f].inode;
-    Status st;
-    // Only a file that ends in a hole is shorter than its size here.
-    if (ends_in_hole && ftruncate(fd, static_cast<off_t>(in.file_size)) != 0)
-      st = Status::IoError("truncate failed");
-    if (st.ok()) {
-      auto a = AttributesOf(in);
-      st = a.ok() ? dest_->SetAttributes(files_[f].rel, false, *a, fd) : a.status();
-    }
-    close(fd);
-    return st;
-  };
   Status source_error;
+  auto open_next = [&]() -> Status {
+    const PendingFile& pf = files_[next_file++];
+    auto f = std::make_unique<OpenFile>();
+    f->rel = &pf.rel;
+    f->size = pf.inode.file_size;
+    SQL_ASSIGN_OR_RETURN(f->attrs, AttributesOf(pf.inode));
+    SQL_ASSIGN_OR_RETURN(FileLayout l, image_->Layout(pf.inode));
+    layout = std::make_shared<const FileLayout>(std::move(l));
+    SQL_ASSIGN_OR_RETURN(f->fd, dest_->CreateFile(pf.rel, pf.inode.permissions & 0777));
+    next_chunk = 0;
+    if (layout->chunk_count() == 0) return FinishFile(dest_, f.get());
+    ChunkJob last{layout, layout->chunk_count() - 1, 0};
+    f->ends_in_hole = IsSparseChunk(last);
+    f->remaining = layout->chunk_count();
+    current = f.get();
+    open[current] = std::move(f);
+    return Status::Ok();
+  };
   Status st = pipeline.Run(
       [&](ChunkJob* job) -> bool {
-        while (!layout || next_chunk == layout->chunk_count()) {
+        while (!current || next_chunk == layout->chunk_count()) {
+          current = nullptr;
           if (next_file == files_.size()) return false;
-          const PendingFile& pf = files_[next_file];
-          auto fd = dest_->CreateFile(pf.rel, pf.inode.permissions & 0777);
-          auto l = fd.ok() ? image_->Layout(pf.inode) : StatusOr<FileLayout>(fd.status());
-          if (!l.ok()) {
-            if (fd.ok()) close(*fd);
-            source_error = l.status();
-            return false;
-          }
-          layout = std::make_shared<const FileLayout>(std::move(l).value());
-          next_chunk = 0;
-          if (layout->chunk_count() == 0) {
-            source_error = finish_file(next_file++, *fd, false);
-            layout.reset();
-            if (!source_error.ok()) return false;
-            continue;
-          }
-          next_fd = *fd;
-          open[next_fd] = next_file++;
+          source_error = open_next();
+          if (!source_error.ok()) return false;
         }
         job->layout = layout;
         job->chunk = next_chunk++;
-        job->tag = static_cast<uint64_t>(next_fd);
+        job->tag = reinterpret_cast<uint64_t>(current);
         return true;
       },
       [&](const ChunkJob& job, ByteSpan) -> Status {
-        if (job.chunk + 1 < job.layout->chunk_count()) return Status::Ok();
-        const int fd = static_cast<int>(job.tag);
-        Status done = finish_file(open[fd], fd, IsSparseChunk(job));
-        open.erase(fd);
-        return done;
+        if (job.chunk + 1 == job.layout->chunk_count())
+          open.erase(reinterpret_cast<OpenFile*>(job.tag));  // finished by a worker
+        return Status::Ok();
       },
-      [](const ChunkJob& job, ByteSpan bytes) -> Status {
-        if (IsSparseChunk(job)) return Status::Ok();
-        return WriteAll(static_cast<int>(job.tag), bytes,
-                        static_cast<off_t>(job.layout->chunk_offset(job.chunk)));
+      [this](const ChunkJob& job, ByteSpan bytes) -> Status {
+        auto* f = reinterpret_cast<OpenFile*>(job.tag);
+        if (!IsSparseChunk(job)) {
+          SQL_RETURN_IF_ERROR(
+              WriteAll(f->fd, bytes, static_cast<off_t>(job.layout->chunk_offset(job.chunk))));
+        }
+        if (f->remaining.fetch_sub(1) != 1) return Status::Ok();
+        return FinishFile(dest_, f);
       });
-  for (auto& [fd, file] : open) close(fd);
+  for (auto& [ptr, f] : open) {
+    if (f->fd >= 0) close(f->fd);
+  }
   if (!st.ok()) return st.WithContext(files_.empty() ? "" : "extracting file data");
   return source_error;
 }
@@ -198,7 +218,7 @@ Status Extractor::Finish() {
   for (const auto& [existing, rel] : links_) SQL_RETURN_IF_ERROR(dest_->MakeHardLink(existing, rel));
   for (auto it = dirs_.rbegin(); it != dirs_.rend(); ++it) {
     SQL_ASSIGN_OR_RETURN(Attributes a, AttributesOf(it->inode));
-    SQL_RETURN_IF_ERROR(dest_->SetAttributes(it->rel, false, a, -1));
+    SQL_RETURN_IF_ERROR(dest_->SetAttributes(it->rel, false, a));
   }
   return Status::Ok();
 }

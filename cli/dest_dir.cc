@@ -59,7 +59,10 @@ std::string DestDir::Show(const RelPath& rel) const {
   return s;
 }
 
-void DestDir::Warn(const std::string& w) { warnings_.push_back(w); }
+void DestDir::Warn(const std::string& w) {
+  std::lock_guard<std::mutex> lock(warnings_mu_);
+  warnings_.push_back(w);
+}
 
 StatusOr<int> DestDir::Parent(const RelPath& rel) {
   if (rel.empty()) return Status::InvalidArgument("no path");
@@ -152,34 +155,36 @@ Status DestDir::MakeHardLink(const RelPath& existing, const RelPath& rel) {
   return st;
 }
 
-Status DestDir::SetAttributes(const RelPath& rel, bool is_symlink, const Attributes& a, int fd) {
+Status DestDir::SetFileAttributes(int fd, const RelPath& rel, const Attributes& a) {
+  if (is_root_ && fchown(fd, a.uid, a.gid) != 0) return Errno(Show(rel));
+  // Created with its permission bits (umask 0); chown cleared set-id bits.
+  if ((a.mode & 07000) != 0 && fchmod(fd, a.mode) != 0) return Errno(Show(rel));
+  for (const Xattr& x : a.xattrs) {
+    if (fsetxattr(fd, x.name.c_str(), x.value.data(), x.value.size(), 0) != 0)
+      Warn(Show(rel) + ": xattr " + x.name + " not set: " + std::strerror(errno));
+  }
+  const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};
+  if (futimens(fd, times) != 0) return Errno(Show(rel));
+  return Status::Ok();
+}
+
+Status DestDir::SetAttributes(const RelPath& rel, bool is_symlink, const Attributes& a) {
   int parent = fd_;
   const char* name = ".";
   if (!rel.empty()) {
     SQL_ASSIGN_OR_RETURN(parent, Parent(rel));
     name = rel.back().c_str();
   }
-  if (is_root_) {
-    int rc = fd >= 0 ? fchown(fd, a.uid, a.gid)
-                     : fchownat(parent, name, a.uid, a.gid, AT_SYMLINK_NOFOLLOW);
-    if (rc != 0) return Errno(Show(rel));
-  }
-  // A file created here already has its mode (umask is 0 while extracting)
-  // unless chown cleared its setuid/setgid bits; others always need it.
-  const bool chmod_needed = fd < 0 || (a.mode & 07000) != 0;
-  if (!is_symlink && chmod_needed) {
-    int rc = fd >= 0 ? fchmod(fd, a.mode) : fchmodat(parent, name, a.mode, 0);
-    if (rc != 0) return Errno(Show(rel));
-  }
+  if (is_root_ && fchownat(parent, name, a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
+    return Errno(Show(rel));
+  if (!is_symlink && fchmodat(parent, name, a.mode, 0) != 0) return Errno(Show(rel));
   for (const Xattr& x : a.xattrs) {
     const std::string full = Show(rel);
-    int rc = fd >= 0 ? fsetxattr(fd, x.name.c_str(), x.value.data(), x.value.size(), 0)
-                     : lsetxattr(full.c_str(), x.name.c_str(), x.value.data(), x.value.size(), 0);
-    if (rc != 0) Warn(full + ": xattr " + x.name + " not set: " + std::strerror(errno));
+    if (lsetxattr(full.c_str(), x.name.c_str(), x.value.data(), x.value.size(), 0) != 0)
+      Warn(full + ": xattr " + x.name + " not set: " + std::strerror(errno));
   }
   const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};
-  int rc = fd >= 0 ? futimens(fd, times) : utimensat(parent, name, times, AT_SYMLINK_NOFOLLOW);
-  if (rc != 0) return Errno(Show(rel));
+  if (utimensat(parent, name, times, AT_SYMLINK_NOFOLLOW) != 0) return Errno(Show(rel));
   return Status::Ok();
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -45,9 +46,12 @@ class DestDir {
   Status MakeSymlink(const RelPath& rel, const std::string& target);
   Status MakeNode(const RelPath& rel, mode_t type, dev_t rdev);  // fifo, socket, device
   Status MakeHardLink(const RelPath& existing, const RelPath& rel);
-  // Owner (when root), mode (not for symlinks), xattrs, then mtime. `fd` is
-  // the open file when there is one, else -1.
-  Status SetAttributes(const RelPath& rel, bool is_symlink, const Attributes& a, int fd);
+  // Owner (when root), mode (not for symlinks), xattrs, then mtime, by path
+  // (directories, symlinks, special files).
+  Status SetAttributes(const RelPath& rel, bool is_symlink, const Attributes& a);
+  // The same for a regular file through its open descriptor only: touches no
+  // other DestDir state, so worker threads may call it concurrently.
+  Status SetFileAttributes(int fd, const RelPath& rel, const Attributes& a);
 
   bool is_root() const { return is_root_; }
   const std::string& path() const { return path_; }
@@ -69,6 +73,7 @@ class DestDir {
   bool is_root_ = false;
   RelPath cached_parent_;
   int cached_fd_ = -1;
+  std::mutex warnings_mu_;
   std::vector<std::string> warnings_;
 };
 
