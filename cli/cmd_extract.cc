@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
@@ -48,7 +49,7 @@ class Extractor {
   DestDir* dest_;
   int threads_;
   std::unordered_map<uint32_t, RelPath> first_link_;  // inode number -> path
-  std::unordered_map<uint32_t, bool> visited_dirs_;
+  std::unordered_set<uint32_t> visited_dirs_;  // directory inode numbers
   std::vector<PendingFile> files_;
   std::vector<std::pair<RelPath, RelPath>> links_;    // (existing, new)
   std::vector<PendingFile> dirs_;                     // in pre-order
@@ -68,7 +69,7 @@ Status Extractor::Visit(const WalkItem& item) {
   const Inode& in = item.inode;
   RelPath rel = SplitImagePath(item.path);
   if (in.type == InodeType::kDirectory) {
-    if (visited_dirs_.emplace(in.inode_number, true).second) dirs_.push_back({rel, in});
+    if (visited_dirs_.insert(in.inode_number).second) dirs_.push_back({rel, in});
     return dest_->MakeDir(rel);
   }
   if (in.nlink > 1) {

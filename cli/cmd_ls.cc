@@ -59,9 +59,10 @@ int RunLs(const Args& args) {
       std::printf("%s\n", item.path.c_str());
       return Status::Ok();
     });
+  } else if (start->type != InodeType::kDirectory && long_format) {
+    st = PrintLong(img, WalkItem{path, *start}, BaseName(path));
   } else if (start->type != InodeType::kDirectory) {
-    st = long_format ? PrintLong(img, WalkItem{path, *start}, BaseName(path))
-                     : (std::printf("%s\n", BaseName(path).c_str()), Status::Ok());
+    std::printf("%s\n", BaseName(path).c_str());
   } else {
     auto entries = img->ReadDir(*start);
     st = entries.status();

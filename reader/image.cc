@@ -68,7 +68,7 @@ Status Image::OpenTables() {
   if (sb_.xattr_id_table_start != kInvalidTable) {
     SQL_ASSIGN_OR_RETURN(xattrs_,
                          XattrTable::Open(bytes_.get(), d, sb_.xattr_id_table_start, lower));
-    dir_limit = std::min(dir_limit, xattrs_->first_block());
+    dir_limit = std::min(dir_limit, xattrs_->kv_start());  // its first block
   }
   tables_.directory_limit = dir_limit;
   inode_table_ = std::make_unique<MetadataReader>(bytes_.get(), d, sb_.inode_table_start,

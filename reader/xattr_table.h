@@ -33,7 +33,6 @@ class XattrTable {
   StatusOr<std::vector<Xattr>> Get(uint32_t xattr_index);
   uint32_t count() const { return static_cast<uint32_t>(ids_->count()); }
   uint64_t kv_start() const { return kv_start_; }
-  uint64_t first_block() const { return kv_start_; }
 
  private:
   XattrTable(uint64_t kv_start, std::unique_ptr<LookupTable> ids,
