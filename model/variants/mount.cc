@@ -1,6 +1,8 @@
 // This file implements the model's mount of an image.
 #include "model/variants/mount.h"
 
+#include <algorithm>
+
 #include "model/filemap.h"
 #include "model/kernel.h"
 #include "model/variants/cache.h"
@@ -17,18 +19,32 @@ inode* SquashfsMount::Find(const std::string& name) const {
 
 SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
                               const SquashfsDecompressorOps* decomp, std::vector<uint8_t> medium) {
-  auto* m = k.New<SquashfsMount>();
   std::vector<unsigned char> bytes = medium.empty() ? image.bytes : std::move(medium);
   // The device is a whole number of 4K pages, as mksquashfs pads it.
   bytes.resize((bytes.size() + 4095) / 4096 * 4096, 0);
-  m->disk = k.New<RamDisk>(std::move(bytes), "sda");
-  m->disk->bdev()->logical_block_size = 512;
-  m->sb.s_bdev = m->disk->bdev();
-  m->sb.s_blocksize = SQUASHFS_DEVBLK_SIZE;
-  m->sb.s_blocksize_bits = 10;
+  auto* disk = k.New<RamDisk>(std::move(bytes), "sda");
+  disk->bdev()->logical_block_size = 512;
+  SquashfsMount* m = squashfs_mount(k, image, read_path, decomp, disk->bdev());
+  m->disk = disk;
+  return m;
+}
+
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp, block_device* bdev) {
+  auto* m = k.New<SquashfsMount>();
+  m->sb.s_bdev = bdev;
+  // sb_min_blocksize(sb, SQUASHFS_DEVBLK_SIZE): never below the device's
+  // logical block size (a 4K-sector device reads in 4K buffers).
+  unsigned devblk = std::max<unsigned>(SQUASHFS_DEVBLK_SIZE, bdev->logical_block_size);
+  unsigned char bits = 0;
+  while ((1u << bits) < devblk) bits++;
+  m->sb.s_blocksize = devblk;
+  m->sb.s_blocksize_bits = bits;
   m->sb.s_fs_info = &m->msblk;
 
   squashfs_sb_info& msblk = m->msblk;
+  msblk.devblksize = static_cast<int>(devblk);
+  msblk.devblksize_log2 = bits;
   msblk.block_size = static_cast<int>(image.block_size);
   msblk.block_log = 0;
   while ((1 << msblk.block_log) < msblk.block_size) msblk.block_log++;

@@ -1,5 +1,5 @@
 // This file implements squashfs_mount: the model's fill_super — a RAM disk
-// holding the image, the super_block and squashfs_sb_info of one run, the
+// holding the image (or a device the caller made), the super_block and squashfs_sb_info of one run, the
 // fragment and data caches, the decompressor strategy's streams, and one
 // inode with its page cache per regular file.
 #ifndef SQUASHLAB_MODEL_VARIANTS_MOUNT_H_
@@ -19,7 +19,7 @@ struct ReadPathOps;
 struct SquashfsDecompressorOps;
 
 struct SquashfsMount {
-  RamDisk* disk = nullptr;
+  RamDisk* disk = nullptr;  // when mounted over the built-in RAM disk
   super_block sb;
   squashfs_sb_info msblk;
   std::vector<inode*> inodes;  // in ImageModel::files order
@@ -32,6 +32,10 @@ struct SquashfsMount {
 SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
                               const SquashfsDecompressorOps* decomp,
                               std::vector<uint8_t> medium = {});
+// The same over a device the caller made (an hw_emul BlockDevice holding
+// the image): `disk` stays null.
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp, block_device* bdev);
 
 }  // namespace squashlab
 

@@ -2,14 +2,17 @@
 #include "model/verify/scenarios.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 
+#include "hw_emul/block_device.h"
 #include "model/kernel.h"
 #include "model/mm/workloads.h"
 #include "model/rng.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/mount.h"
 #include "model/variants/read_path.h"
+#include "reader/image_bytes.h"
 
 namespace squashlab {
 
@@ -63,6 +66,28 @@ void InstallFaults(Kernel& k, SquashfsMount* m, const std::string& plan) {
     // handler sees uptodate == 0).
     m->disk->set_fault([st](const bio*) { return st->rng.Below(3) == 0 ? -EWOULDBLOCK : 0; });
   }
+}
+
+// The hw_emul fault plan a scenario's fault name stands for on a device:
+// the RAM disk's plans at the same rates, else the string itself.
+std::string DevicePlan(const std::string& faults) {
+  if (faults == "eio") return "eio=0.167";
+  if (faults == "reada") return "reada_drop=0.333";
+  if (faults == "bitflip") return "";  // the medium carries the flip
+  return faults;
+}
+
+// "profile[,bs=N]" into device options with the scenario's fault plan.
+StatusOr<DeviceOptions> ParseDevice(const std::string& device, const std::string& faults) {
+  auto parts = Split(device, ',');
+  unsigned bs = 1024;
+  for (size_t i = 1; i < parts.size(); i++) {
+    if (parts[i] == "bs=512") bs = 512;
+    else if (parts[i] == "bs=1024") bs = 1024;
+    else if (parts[i] == "bs=4096") bs = 4096;
+    else return Status::InvalidArgument("device: want profile[,bs=512|1024|4096]: " + device);
+  }
+  return MakeDeviceOptions(parts[0], DevicePlan(faults), bs);
 }
 
 std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan, uint64_t seed) {
@@ -131,18 +156,23 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img, const std
 }  // namespace
 
 std::string ScenarioSpec::Name() const {
-  return variant + "/" + decomp + "/" + workload + (faults.empty() ? "" : "/" + faults);
+  std::string n = variant + "/" + decomp + "/" + workload;
+  if (!faults.empty() || !device.empty()) n += "/" + faults;
+  if (!device.empty()) n += "/" + device;
+  return n;
 }
 
 StatusOr<ScenarioSpec> ScenarioSpec::Parse(const std::string& name) {
   auto f = Split(name, '/');
-  if (f.size() < 3 || f.size() > 4)
-    return Status::InvalidArgument("scenario: want variant/decomp/workload[/faults]: " + name);
+  if (f.size() < 3 || f.size() > 5)
+    return Status::InvalidArgument("scenario: want variant/decomp/workload[/faults[/device]]: " +
+                                   name);
   ScenarioSpec s;
   s.variant = f[0];
   s.decomp = f[1];
   s.workload = f[2];
-  if (f.size() == 4) s.faults = f[3];
+  if (f.size() >= 4) s.faults = f[3];
+  if (f.size() == 5) s.device = f[4];
   return s;
 }
 
@@ -168,7 +198,8 @@ const std::vector<std::string>& FaultPlans() {
   return kPlans;
 }
 
-StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image) {
+StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image,
+                                ScenarioObserver observe) {
   const ReadPathOps* rp = FindReadPath(spec.variant);
   if (rp == nullptr) return Status::InvalidArgument("unknown variant " + spec.variant);
   const SquashfsDecompressorOps* dc = FindDecompressor(spec.decomp);
@@ -176,20 +207,41 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
   bool known = false;
   for (const auto& [w, d] : Workloads()) known |= w == spec.workload;
   if (!known) return Status::InvalidArgument("unknown workload " + spec.workload);
-  if (!spec.faults.empty() &&
-      std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) == FaultPlans().end())
+  bool named_plan =
+      std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) != FaultPlans().end();
+  if (!spec.faults.empty() && !named_plan && spec.device.empty())
     return Status::InvalidArgument("unknown fault plan " + spec.faults);
+  if (spec.name_has_separator())
+    return Status::InvalidArgument("scenario fields may not contain ':' or '/'");
+  std::optional<DeviceOptions> dev;
+  if (!spec.device.empty()) {
+    auto o = ParseDevice(spec.device, spec.faults);
+    if (!o.ok()) return o.status();
+    dev = *o;
+  }
   if (image->files.empty()) return Status::InvalidArgument("image has no regular file");
   Scenario sc;
   sc.name = spec.Name();
   sc.config.ncpus = 2;
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 200000;
-  sc.setup = [spec, rp, dc, image](Kernel& k) {
-    SquashfsMount* m =
-        squashfs_mount(k, *image, rp, dc, Medium(*image, spec.faults, k.config().seed));
-    InstallFaults(k, m, spec.faults);
+  // The device's medium when no fault rewrites it: shared by every run.
+  std::shared_ptr<const ImageBytes> pristine;
+  if (dev) pristine = ImageBytes::FromBuffer(image->bytes);
+  sc.setup = [spec, rp, dc, image, dev, pristine, observe](Kernel& k) {
+    std::vector<uint8_t> medium = Medium(*image, spec.faults, k.config().seed);
+    SquashfsMount* m = nullptr;
+    BlockDevice* device = nullptr;
+    if (dev) {
+      auto bytes = medium.empty() ? pristine : ImageBytes::FromBuffer(std::move(medium));
+      device = k.New<BlockDevice>(bytes, *dev);
+      m = squashfs_mount(k, *image, rp, dc, device->bdev());
+    } else {
+      m = squashfs_mount(k, *image, rp, dc, std::move(medium));
+      InstallFaults(k, m, spec.faults);
+    }
     SpawnWorkload(k, m, *image, spec.workload, !spec.faults.empty());
+    if (observe) observe(k, m, device);
   };
   return sc;
 }

@@ -195,7 +195,7 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
     for (const auto& d : decomps) {
       std::vector<Scenario> scs;
       for (const auto& w : workloads) {
-        ScenarioSpec spec{v, d, w, opt.faults};
+        ScenarioSpec spec{v, d, w, opt.faults, opt.device};
         auto sc = MakeScenario(spec, image.value());
         if (!sc.ok()) return sc.status();
         scs.push_back(std::move(sc).value());
@@ -271,7 +271,7 @@ std::string FormatFailures(const VerifyResult& r) {
 
 std::string ToJson(const VerifyResult& r, const VerifyOptions& opt) {
   std::string o = "{\"strategy\":\"" + JsonEscape(opt.strategy) + "\",\"faults\":\"" +
-                  JsonEscape(opt.faults) + "\",\"seconds\":" + std::to_string(r.seconds) +
+                  JsonEscape(opt.faults) + "\",\"device\":\"" + JsonEscape(opt.device) + "\",\"seconds\":" + std::to_string(r.seconds) +
                   ",\"cells\":[";
   for (size_t i = 0; i < r.cells.size(); i++) {
     const CellResult& c = r.cells[i];

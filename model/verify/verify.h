@@ -27,7 +27,8 @@ struct VerifyOptions {
   int preemption_bound = 2;            // exhaustive
   long budget = 0;                     // runs per cell; 0: until the time
   double seconds = 40;                 // the whole job's time (when budget 0)
-  std::string faults;                  // "", eio, reada, bitflip
+  std::string faults;                  // "", eio, reada, bitflip (or a FaultPlan on a device)
+  std::string device;                  // "": RAM disk; else an hw_emul profile[,bs=N]
   uint64_t seed = 1;
   bool minimise = true;
   long minimise_budget = 2000;

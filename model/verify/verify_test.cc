@@ -21,10 +21,11 @@ std::shared_ptr<const ImageModel> Image() {
 std::vector<Scenario> Scenarios(const std::string& v, const std::string& d,
                                 const std::vector<std::string>& workloads,
                                 const std::string& faults = "",
-                                std::shared_ptr<const ImageModel> img = nullptr) {
+                                std::shared_ptr<const ImageModel> img = nullptr,
+                                const std::string& device = "") {
   std::vector<Scenario> out;
   for (const auto& w : workloads) {
-    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults}, img ? img : Image());
+    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device}, img ? img : Image());
     EXPECT_TRUE(sc.ok()) << sc.status().ToString();
     out.push_back(sc.value());
   }
@@ -130,6 +131,49 @@ TEST(Verify, Async2013HangsAfterAnIoError) {
   // The same plan on the synchronous read path: EIO to the reader, no hang.
   CellResult s = ExploreScenarios(Scenarios("sync-3.13", "single", {"dd"}, "eio"), opt, 0);
   EXPECT_FALSE(s.found) << s.minimised.report.ToString();
+}
+
+// The same scenarios over hw_emul devices (a real part's queue, merging,
+// host controller and completions), including a 4K-sector device where the
+// read path's buffers grow to the logical block size, and hw_emul's own
+// fault plans: correct variants stay clean, async-2013 is still caught.
+TEST(Verify, VariantsOnEmulatedDevices) {
+  VerifyOptions opt;
+  opt.budget = 60;
+  for (const std::string dev : {"emmc-hs200", "usb-stick,bs=4096", "nvme,bs=512"}) {
+    for (const auto& v : kCorrect) {
+      CellResult c = ExploreScenarios(Scenarios(v, "multi", {"dd2", "ddx2"}, "", nullptr, dev), opt, 0);
+      EXPECT_FALSE(c.found) << v << " on " << dev << "\n" << c.minimised.report.ToString();
+      CellResult f = ExploreScenarios(
+          Scenarios(v, "single", {"rand"}, "eio=0.2;reada_drop=0.3;short=0.1", nullptr, dev), opt, 0);
+      EXPECT_FALSE(f.found) << v << " on " << dev << " with faults\n"
+                            << f.minimised.report.ToString();
+    }
+  }
+  opt.budget = 400;
+  CellResult bad =
+      ExploreScenarios(Scenarios("async-2013", "single", {"dd2"}, "", nullptr, "emmc-hs200"), opt, 0);
+  EXPECT_TRUE(bad.found);
+}
+
+TEST(Verify, ScenarioNamesRoundTripWithDevices) {
+  for (const ScenarioSpec& s : {ScenarioSpec{"sync-3.13", "single", "dd", "", ""},
+                                ScenarioSpec{"sync-3.13", "multi", "dd", "eio", ""},
+                                ScenarioSpec{"async-fixed", "single", "rand", "", "emmc-hs200"},
+                                ScenarioSpec{"async-fixed", "single", "rand", "eio@sector=40;seed=3",
+                                             "nvme,bs=4096"}}) {
+    auto p = ScenarioSpec::Parse(s.Name());
+    ASSERT_TRUE(p.ok()) << s.Name();
+    EXPECT_EQ(p.value().Name(), s.Name());
+    EXPECT_EQ(p.value().device, s.device);
+    EXPECT_EQ(p.value().faults, s.faults);
+    EXPECT_TRUE(MakeScenario(p.value(), Image()).ok()) << s.Name();
+  }
+  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "", "floppy"}, Image()).ok());
+  EXPECT_FALSE(
+      MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "", "nvme,bs=2048"}, Image()).ok());
+  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=2", "nvme"}, Image()).ok());
+  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=0.1", ""}, Image()).ok());
 }
 
 TEST(Verify, TokensReproduceTheirReport) {
