@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Writes the schedule fuzzer's seed corpus (a zip) to argv[1].
+
+Each seed is the 8-byte header of schedule_case.h (variant, decompressor,
+workload, fault plan, seed) and a tail of choice bytes: none (the
+non-preemptive run), a sparse tail (a preemption now and then), or a dense
+random one (a preemption at most choice points, like the random strategy).
+The header bytes walk every workload x fault plan and spread the variants
+and decompressors over them. Deterministic: fixed PRNG and zip timestamps.
+"""
+import random
+import struct
+import sys
+import zipfile
+
+
+def main():
+    rng = random.Random(2013)
+    seeds = {}
+    for workload in range(6):
+        for faults in range(4):
+            variant = (workload + faults) % 6
+            decomp = (workload + 2 * faults) % 4
+            header = bytes([variant, decomp, workload, faults]) + struct.pack("<I", workload * 4 + faults)
+            sparse = bytes(rng.randrange(1, 4) if rng.random() < 0.05 else 0 for _ in range(512))
+            dense = bytes(rng.randrange(0, 4) for _ in range(512))
+            name = "w%d_f%d" % (workload, faults)
+            seeds[name + "_none"] = header
+            seeds[name + "_sparse"] = header + sparse
+            seeds[name + "_dense"] = header + dense
+    with zipfile.ZipFile(sys.argv[1], "w") as z:
+        for name in sorted(seeds):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            z.writestr(info, seeds[name])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+// This file implements ScheduleCase, the schedule fuzzer's reading of its
+// input, and the one run it stands for. Layout (any byte string is valid;
+// missing bytes read as zero):
+//   byte 0   read-path variant, an index into the fuzzed variants
+//   byte 1   decompressor strategy, an index into AllDecompressors()
+//   byte 2   workload, an index into Workloads()
+//   byte 3   fault plan: 0 none, then FaultPlans() in order (modulo)
+//   4..7     the run's seed (little-endian; fault plans draw from it)
+//   8..      one byte per choice point of the explore executor
+//            (BytesStrategy: 0 keeps the current task, k preempts it for
+//            the k-th enabled task after it; past the end: no preemption)
+// The run is an ordinary explore run of the verify scenario
+// "variant/decomp/workload[/faults]" over the embedded image, so a finding
+// is also a replay token for `squashlab repro`.
+#ifndef SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
+#define SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/explorer.h"
+#include "model/verify/scenarios.h"
+
+namespace squashlab::fuzz {
+
+inline constexpr size_t kScheduleHeaderSize = 8;
+// The variant that carries the 2013 patch's bugs on purpose.
+inline constexpr const char* kKnownBuggyVariant = "async-2013";
+
+struct ScheduleCase {
+  ScenarioSpec spec;
+  uint64_t seed = 0;
+  std::vector<uint8_t> choices;
+};
+
+// Every registered variant but kKnownBuggyVariant, in registry order.
+std::vector<std::string> CorrectVariants();
+
+// REQUIRES: `variants` is not empty.
+ScheduleCase DecodeScheduleCase(const uint8_t* data, size_t size,
+                                const std::vector<std::string>& variants);
+
+struct ScheduleRun {
+  std::string scenario;
+  RunResult result;
+  size_t consumed = 0;  // choice bytes the run used
+};
+
+// Runs the case once (explore executor, BytesStrategy). Aborts when the
+// scenario cannot be built (a harness bug: every decoded spec is valid).
+// Not thread-safe: one explore executor is reused across calls.
+ScheduleRun RunScheduleCase(const ScheduleCase& c, bool trace = false);
+
+// The finding as the fuzzer prints it: report, scenario, seed, replay token
+// and the squashlab repro command line.
+std::string FormatScheduleFinding(const ScheduleRun& run);
+
+}  // namespace squashlab::fuzz
+
+#endif  // SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
