@@ -2,7 +2,9 @@
 # Continuous fuzzing of one target on this machine.
 # usage: fuzz/fuzz.sh TARGET [--time SECONDS] [--jobs N] [--workdir DIR]
 #   TARGET: image_fuzzer, extract_fuzzer, superblock_fuzzer, metadata_fuzzer,
-#   inode_fuzzer, directory_fuzzer, tables_fuzzer, decompress_<codec>_fuzzer.
+#   inode_fuzzer, directory_fuzzer, tables_fuzzer, decompress_<codec>_fuzzer,
+#   schedule_fuzzer, schedule_async2013_fuzzer (the detection benchmark:
+#   its findings are expected; SQUASHLAB_SCHEDULE_CLASS=<kind> picks a class).
 # Builds the libFuzzer binary under --config=fuzz in its own Bazel output base
 # (so it never blocks the default server), seeds a persistent working corpus
 # from the build-time seed zip, runs with the target's dictionary, then
@@ -24,13 +26,30 @@ done
 base=/root/.cache/bazel-fuzz
 [ -n "${SQUASHLAB_FUZZ_OUTPUT_BASE:-}" ] && base=$SQUASHLAB_FUZZ_OUTPUT_BASE
 # --symlink_prefix=/: leave the workspace's bazel-* links to the default server.
-bazel --output_base="$base" build --config=fuzz --symlink_prefix=/ "//fuzz:$target" "//fuzz:seed_corpora" \
+# BAZEL_CXXOPTS: std::source_location for clang-14 (fuzz/compat/), needed by
+# the model's variants (schedule targets).
+compat=$PWD/fuzz/compat
+flags=(--config=fuzz --symlink_prefix=/
+  "--repo_env=BAZEL_CXXOPTS=-std=c++20:-isystem$compat:-include$compat/clang14_source_location.h")
+seeds=//fuzz:seed_corpora
+case $target in schedule_*) seeds=//fuzz:schedule_seed_corpus ;; esac
+bazel --output_base="$base" build "${flags[@]}" "//fuzz:$target" "$seeds" \
   2>&1 | grep -vE 'Cannot export local symbol|^INFO|^\[' || true
-bin=$(bazel --output_base="$base" info --config=fuzz bazel-bin 2>/dev/null)/fuzz
-case $target in decompress_*) dict=fuzz/dicts/decompress.dict ;; *) dict=fuzz/dicts/squashfs.dict ;; esac
+bin=$(bazel --output_base="$base" info "${flags[@]}" bazel-bin 2>/dev/null)/fuzz
+max_len=262144 seed_zip=${target}_seed_corpus.zip regression=(fuzz/regression)
+case $target in
+  decompress_*) dict=fuzz/dicts/decompress.dict ;;
+  # 8 header bytes + one byte per choice point (runs have up to ~750).
+  # schedule_fuzzer also starts from async-2013's findings (same layout);
+  # for schedule_async2013_fuzzer they are known crashes, so it does not.
+  schedule_*) dict=fuzz/dicts/schedule.dict max_len=1024 seed_zip=schedule_fuzzer_seed_corpus.zip
+    regression=()
+    [ "$target" = schedule_fuzzer ] && regression=(fuzz/regression/schedule_async2013_fuzzer) ;;
+  *) dict=fuzz/dicts/squashfs.dict ;;
+esac
 dir=$workdir/$target
 mkdir -p "$dir/corpus" "$dir/artifacts"
-unzip -qo "$bin/${target}_seed_corpus.zip" -d "$dir/corpus"
+unzip -qo "$bin/$seed_zip" -d "$dir/corpus"
 # libFuzzer's stderr closed for the target (-close_fd_mask=2) keeps the CLI's
 # error messages out of the log; crash reports still reach it.
 extra=()
@@ -38,8 +57,8 @@ extra=()
 [ "$jobs" -gt 1 ] && extra+=(-jobs="$jobs" -workers="$jobs")
 log=$dir/fuzz.log
 set +e
-"$bin/$target" "$dir/corpus" fuzz/regression -dict="$dict" -max_total_time="$time" \
-  -rss_limit_mb=2048 -timeout=25 -max_len=262144 \
+"$bin/$target" "$dir/corpus" "${regression[@]}" -dict="$dict" -max_total_time="$time" \
+  -rss_limit_mb=2048 -timeout=25 -max_len="$max_len" \
   -artifact_prefix="$dir/artifacts/" -print_final_stats=1 "${extra[@]}" 2>&1 | tee "$log" |
   grep -E '^#[0-9]+.*(pulse|DONE|REDUCE|NEW)|ERROR|SUMMARY|stat::' | tail -n 40
 set -e
