@@ -6,6 +6,7 @@
 namespace squashlab::cli {
 int RunVerifyCommand(const Args& args);  // cmd_verify.cc
 int RunReproCommand(const Args& args);   // cmd_repro.cc
+int RunBenchCommand(const Args& args);   // cmd_bench.cc
 }  // namespace squashlab::cli
 
 int main(int argc, char** argv) {
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   if (cmd == "extract") return RunExtract(args);
   if (cmd == "verify") return RunVerifyCommand(args);
   if (cmd == "repro") return RunReproCommand(args);
+  if (cmd == "bench") return RunBenchCommand(args);
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     Usage("");
     return kExitOk;

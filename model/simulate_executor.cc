@@ -36,6 +36,7 @@ Task* SimulateExecutor::Spawn(TaskSpec spec) {
   s->task.spec = std::move(spec);
   s->fiber = std::make_unique<Fiber>(&stacks_, [this, s] { Body(s); });
   slots_.push_back(std::move(slot));
+  live_.push_back(s);
   if (record_trace_) trace_.task_names.push_back(s->task.Comm());
   return &s->task;
 }
@@ -115,11 +116,11 @@ bool SimulateExecutor::Eligible(const Slot& s, int cpu) const {
 
 SimulateExecutor::Slot* SimulateExecutor::BestReady(int cpu, uint64_t by) const {
   Slot* best = nullptr;
-  for (const auto& s : slots_) {
+  for (Slot* s : live_) {
     if (!Eligible(*s, cpu) || s->ready_at > by) continue;
     if (best == nullptr || s->task.spec.prio > best->task.spec.prio ||
         (s->task.spec.prio == best->task.spec.prio && s->ready_at < best->ready_at))
-      best = s.get();
+      best = s;
   }
   return best;
 }
@@ -128,7 +129,7 @@ uint64_t SimulateExecutor::NextActionTime(int cpu) const {
   const Cpu& c = cpus_[cpu];
   if (c.current != nullptr) return c.now;
   uint64_t t = kNever;
-  for (const auto& s : slots_)
+  for (const Slot* s : live_)
     if (Eligible(*s, cpu)) t = std::min(t, s->ready_at);
   return t == kNever ? kNever : std::max(t, c.now);
 }
@@ -182,6 +183,7 @@ void SimulateExecutor::Step(int cpu) {
   if (s->fiber->finished()) {
     s->task.state = TaskState::kDone;
     s->fiber.reset();
+    live_.erase(std::find(live_.begin(), live_.end(), s));
     Vacate(c);
   } else if (s->task.state == TaskState::kBlocked || s->ready_at > c.now) {
     Vacate(c);
@@ -219,13 +221,13 @@ RunOutcome SimulateExecutor::Run(Kernel& kernel) {
       Dispatch(best, cand);
     }
     Step(best);
-    if (steps_ > kernel.config().max_steps && !kernel.reported()) {
+    if (steps_ > kernel.config().max_steps && !kernel.fatal()) {
       kernel.Record(ReportKind::kStepLimit, "squashlab: run exceeded its step budget", "");
       stopping_ = true;
     }
   }
   RunOutcome out;
-  out.completed = !stopping_ && !kernel.reported();
+  out.completed = !stopping_ && !kernel.fatal();
   out.steps = steps_;
   out.end_ns = NowNs();
   KillAll();

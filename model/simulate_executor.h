@@ -44,6 +44,9 @@ class SimulateExecutor : public Executor {
   const char* Name() const override { return "simulate"; }
 
   const TaskStats& stats(int task_id) const { return slots_[task_id]->stats; }
+  // Every task spawned in this run (ids 0 .. task_count() - 1), done or not.
+  int task_count() const { return static_cast<int>(slots_.size()); }
+  const Task& task(int task_id) const { return slots_[task_id]->task; }
   ScheduleTrace& trace() { return trace_; }
 
  private:
@@ -77,6 +80,7 @@ class SimulateExecutor : public Executor {
   bool record_trace_;
   StackPool stacks_;
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<Slot*> live_;  // slots not done, in spawn order (what the scans visit)
   std::vector<Cpu> cpus_;
   Slot* current_ = nullptr;
   int current_cpu_ = -1;

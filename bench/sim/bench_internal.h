@@ -1,0 +1,46 @@
+// This file implements what the scenario files of bench/ share: running a
+// list of dd cells (on one or more threads, results in list order), the
+// record of a cell, and number formatting.
+#ifndef SQUASHLAB_BENCH_SIM_BENCH_INTERNAL_H_
+#define SQUASHLAB_BENCH_SIM_BENCH_INTERNAL_H_
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "bench/sim/bench.h"
+#include "bench/sim/bench_image.h"
+#include "bench/sim/calibration.h"
+#include "bench/sim/dd_cell.h"
+
+namespace squashlab {
+
+struct ImageModel;
+
+struct CellJob {
+  std::shared_ptr<const ImageModel> image;
+  CellSpec spec;
+  CostModel cost;
+  BenchImageSpec image_spec;  // for the record
+};
+
+std::vector<CellResult> RunCells(const std::vector<CellJob>& jobs, int threads,
+                                 std::ostream* progress);
+BenchRecord CellRecord(const CellJob& job, const CellResult& r);
+std::string Fixed(double v, int decimals);
+std::string SizeName(uint64_t bytes);  // "4K", "1024K"
+// The CPU profile named `profile`, else an error naming the known ones.
+StatusOr<CpuProfile> CpuFor(const std::string& profile);
+std::string CacheDir(const BenchOptions& opt);
+BenchRecord CalibrationRecord(const CpuProfile& cpu, const CostModel& cost);
+
+StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress);
+StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress);
+StatusOr<BenchResult> RunUsb(const BenchOptions& opt, std::ostream* progress);
+StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt, std::ostream* progress);
+StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt, std::ostream* progress);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_BENCH_SIM_BENCH_INTERNAL_H_

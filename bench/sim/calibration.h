@@ -1,0 +1,68 @@
+// This file implements the benchmark's calibration: what a CPU operation
+// costs in the simulate executor for each device profile's machine. The
+// per-byte decompression cost of each codec is measured on this machine
+// with the real codecs (the reader's) over the benchmark's own content, and
+// scaled by the profile CPU's slowdown; the slowdowns (and the KVM guest's
+// workqueue hop) are fitted, by bisection over simulated runs, to figures
+// visible in ../shared/seeds only. The fitted numbers are committed
+// (calibration.cc) so that a benchmark gives identical results run to run;
+// `squashlab bench calibrate` measures and fits them again.
+#ifndef SQUASHLAB_BENCH_SIM_CALIBRATION_H_
+#define SQUASHLAB_BENCH_SIM_CALIBRATION_H_
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "bench/sim/bench_image.h"
+#include "model/cost_model.h"
+#include "reader/status.h"
+
+namespace squashlab {
+
+// This machine's costs, measured.
+struct HostCosts {
+  // "codec/content" -> ns per output byte, e.g. "gzip/text22".
+  std::map<std::string, double> codec_ns_per_byte;
+  double memcpy_ns_per_byte = 0.1;
+  std::string measured;  // when and where
+};
+
+// A device profile's machine.
+struct CpuProfile {
+  std::string profile;  // the hw_emul profile
+  std::string cpu;
+  int ncpus = 2;
+  double slowdown = 1;             // CPU time there / CPU time here
+  std::string slowdown_source;
+  uint64_t work_dispatch_ns = 0;   // queue_work -> the work function running
+  std::string dispatch_source;
+};
+
+const HostCosts& CommittedHostCosts();
+// The profiles' machines with the committed fits; nullptr when unknown.
+const CpuProfile* FindCpuProfile(const std::string& profile);
+
+// The cost model of `cpu` for `content` (the codec figure depends on it).
+CostModel MakeCostModel(const CpuProfile& cpu, const HostCosts& host, ContentKind content);
+
+// Measures HostCosts on this machine (wall clock: not deterministic).
+StatusOr<HostCosts> MeasureHostCosts(const std::string& cache_dir);
+
+// Fits the slowdowns and the KVM hop against the seeds with `host`, and
+// prints the derivation; returns the fitted profiles.
+StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(const HostCosts& host,
+                                                           const std::string& cache_dir,
+                                                           std::ostream& log);
+
+// The seed figures the fits use (MB/s = 10^6 B/s).
+inline constexpr double kSeedKvm1024SyncSingleMBps = 98.33;   // mean, No Asyn Single
+inline constexpr double kSeedKvm1024AsyncSingleMBps = 89.96;  // mean, Asyn Single
+inline constexpr double kSeedEmmcSyncMBps = 58707718 / 1.393653 / 1e6;   // 42.13
+inline constexpr double kSeedEmmcAsyncMBps = 58707718 / 0.942413 / 1e6;  // 62.29
+inline constexpr uint64_t kSeedEmmcFileBytes = 58707718;
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_BENCH_SIM_CALIBRATION_H_

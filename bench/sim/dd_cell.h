@@ -1,0 +1,72 @@
+// This file implements one benchmark cell: `dd if=/mnt/file of=/dev/null
+// bs=N` over a SquashFS image on an hw_emul device, with one read-path
+// variant and one decompressor strategy, in the simulate executor (virtual
+// time on N CPUs, deterministic). It returns the dd rate and the counters
+// that explain it: read-path calls and how many found I/O already in
+// flight, decompressions, the readahead window, device requests, merges,
+// host fetch/idle and busy time, and the workqueue's delay.
+#ifndef SQUASHLAB_BENCH_SIM_DD_CELL_H_
+#define SQUASHLAB_BENCH_SIM_DD_CELL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "model/cost_model.h"
+
+namespace squashlab {
+
+struct ImageModel;
+
+struct CellSpec {
+  std::string variant = "sync-3.13";
+  std::string decomp = "single";
+  std::string profile = "kvm-hdb";  // an hw_emul profile
+  uint64_t dd_bs = 65536;
+  int ncpus = 4;
+  unsigned ra_pages = 32;  // 128K: the 3.13 default
+};
+
+struct CellCounters {
+  // The read path (squashfs_readpage's block part, ->readpages, ->readahead).
+  uint64_t readpage_calls = 0;
+  uint64_t readpage_io_in_flight = 0;  // entered while bios were in flight
+  uint64_t max_bios_in_flight = 0;     // seen at a read-path entry
+  uint64_t decompress_calls = 0;
+  uint64_t decompressed_bytes = 0;
+  // The file's readahead (file_ra_state after each read).
+  uint64_t ra_windows = 0;   // distinct (start, size) windows
+  uint64_t ra_max_pages = 0;
+  // The device (hw_emul DeviceCounters).
+  uint64_t requests = 0;
+  uint64_t merges = 0;
+  uint64_t device_bytes = 0;
+  uint64_t fetch = 0;
+  uint64_t idle = 0;
+  uint64_t busy_ns = 0;
+  uint64_t device_idle_ns = 0;  // dd's time minus the device's busy time
+  // The workqueue: items run, and queue_work -> worker running.
+  uint64_t work_items = 0;
+  uint64_t work_delay_total_ns = 0;
+  uint64_t work_delay_max_ns = 0;
+};
+
+struct CellResult {
+  std::string failure;  // "": ok; else "oops", "hang", "wrong data", "livelock"
+  std::string report;   // the report's title line when it failed
+  uint64_t file_bytes = 0;
+  uint64_t dd_ns = 0;   // dd's first read to its last, virtual time
+  double mbps = 0;      // file bytes / dd time, in 10^6 B/s
+  CellCounters c;
+  // MB/s with two decimals, or the failure.
+  std::string Cell() const;
+};
+
+// Runs one cell over the largest file of `image`. Deterministic: the same
+// arguments give the same result, byte for byte.
+CellResult RunDdCell(std::shared_ptr<const ImageModel> image, const CellSpec& spec,
+                     const CostModel& cost);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_BENCH_SIM_DD_CELL_H_
