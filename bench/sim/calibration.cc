@@ -30,17 +30,22 @@ std::map<std::string, CpuProfile> Committed() {
   kvm.profile = "kvm-hdb";
   kvm.cpu = "KVM guest, 4 vCPUs, core i5 host (seeds/000, Phillip)";
   kvm.ncpus = 4;
-  kvm.slowdown = 1.0;
+  kvm.slowdown = 0.786629;
   kvm.slowdown_source = "fit: sync-3.13/single, 1024K gzip blocks, dd bs=64K = 98.33 MB/s";
-  kvm.work_dispatch_ns = 2000;
-  kvm.dispatch_source = "fit: async-2013/single, same cell = 89.96 MB/s";
+  kvm.work_dispatch_ns = 807671;
+  kvm.dispatch_source =
+      "fit: async-2013/single, same cell = 89.96 MB/s (the KVM guest's cross-vCPU wake-up "
+      "of the kworker, charged on the worker)";
   m[kvm.profile] = kvm;
   CpuProfile emmc;
   emmc.profile = "emmc-hs200";
   emmc.cpu = "ARM Cortex-A9 1 GHz, 2 cores (seeds/000, Chanho)";
   emmc.ncpus = 2;
-  emmc.slowdown = 4.0;
-  emmc.slowdown_source = "fit: sync-3.13/single, dd bs=64k of 58,707,718 B = 40.2 MiB/s";
+  emmc.slowdown = 0.86216;
+  emmc.slowdown_source =
+      "fit: sync-3.13/single, dd bs=64k of 58,707,718 B = 40.2 MiB/s; the rate is not monotonic "
+      "in the slowdown (sync issues 2 requests per block here, so the fit lands on the nearest "
+      "bracket, 40.2 MB/s)";
   emmc.work_dispatch_ns = static_cast<uint64_t>(kHostWorkDispatchNs * emmc.slowdown);
   emmc.dispatch_source = "assumption: this machine's 2 us hop x the slowdown";
   m[emmc.profile] = emmc;
@@ -95,11 +100,14 @@ const HostCosts& CommittedHostCosts() {
   static const HostCosts* h = [] {
     auto* c = new HostCosts;
     c->codec_ns_per_byte = {
-        {"gzip/text22", 3.0}, {"gzip/random97", 0.5}, {"xz/text22", 12.0},
-        {"lz4/text22", 0.3},  {"zstd/text22", 1.0},   {"lzo/text22", 0.8},
+        {"gzip/text22", 3.95467}, {"gzip/random97", 3.04226}, {"xz/text22", 18.6015},
+        {"lz4/text22", 0.208986}, {"zstd/text22", 1.52538},   {"lzo/text22", 2.32265},
     };
-    c->memcpy_ns_per_byte = 0.1;
-    c->measured = "placeholder";
+    c->memcpy_ns_per_byte = 0.0152;
+    c->measured =
+        "squashlab bench calibrate on the 2-vCPU VM (load average ~3), best of 3 over 8 MiB "
+        "of each content: gzip 253 MB/s (text22), 329 MB/s (random97), xz 54, lz4 4785, "
+        "zstd 656, lzo 431";
     return c;
   }();
   return *h;

@@ -1,0 +1,143 @@
+// Tests of the simulate-mode benchmarks on small configurations: identical
+// JSON run to run and for any number of threads, and the directions the
+// seeds report (the async patch keeps mmcqd busy; dd rate rises with dd bs
+// up to the readahead window; bigger blocks mean fewer decompressions).
+// No wall-clock assertions: everything here is virtual time.
+#include <cstdlib>
+#include <string>
+
+#include "bench/sim/bench.h"
+#include "bench/sim/bench_image.h"
+#include "bench/sim/calibration.h"
+#include "bench/sim/dd_cell.h"
+#include "gtest/gtest.h"
+#include "model/variants/image_model.h"
+
+namespace squashlab {
+namespace {
+
+std::string Cache() {
+  const char* t = std::getenv("TEST_TMPDIR");
+  return std::string(t ? t : "/tmp") + "/bench-images";
+}
+
+std::shared_ptr<const ImageModel> Image(ContentKind content, uint64_t size, uint32_t block) {
+  BenchImageSpec s;
+  s.content = content;
+  s.file_size = size;
+  s.block_size = block;
+  auto img = LoadBenchImage(s, Cache());
+  EXPECT_TRUE(img.ok()) << img.status().ToString();
+  return img.ok() ? *img : nullptr;
+}
+
+CellResult Cell(std::shared_ptr<const ImageModel> img, const std::string& profile,
+                const std::string& variant, uint64_t bs, ContentKind content) {
+  const CpuProfile* cpu = FindCpuProfile(profile);
+  EXPECT_NE(cpu, nullptr);
+  CellSpec s;
+  s.variant = variant;
+  s.profile = profile;
+  s.dd_bs = bs;
+  s.ncpus = cpu->ncpus;
+  return RunDdCell(img, s, MakeCostModel(*cpu, CommittedHostCosts(), content));
+}
+
+TEST(BenchImage, ContentIsDeterministicAndNearTheSeedsRatio) {
+  EXPECT_EQ(MakeContent(ContentKind::kText22, 100000), MakeContent(ContentKind::kText22, 100000));
+  EXPECT_NE(MakeContent(ContentKind::kText22, 4096, 0), MakeContent(ContentKind::kText22, 4096, 1));
+  auto img = Image(ContentKind::kText22, 2 << 20, 128 << 10);
+  ASSERT_NE(img, nullptr);
+  double ratio = static_cast<double>(img->bytes.size()) / (2 << 20);
+  EXPECT_GT(ratio, 0.19);
+  EXPECT_LT(ratio, 0.25);
+}
+
+TEST(Bench, JsonIsIdenticalRunToRunAndForAnyNumberOfThreads) {
+  BenchOptions o;
+  o.scenario = "phillip";
+  o.small = true;
+  o.file_size = 1 << 20;
+  o.cache_dir = Cache();
+  auto a = RunBench(o, nullptr);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  o.jobs = 2;
+  auto b = RunBench(o, nullptr);
+  ASSERT_TRUE(b.ok());
+  std::string ja = BenchToJson(*a);
+  EXPECT_EQ(ja, BenchToJson(*b));
+  EXPECT_EQ(BenchToCsv(*a), BenchToCsv(*b));
+  EXPECT_NE(ja.find("\"decompress_calls\""), std::string::npos);
+  EXPECT_EQ(a->records.size(), 2u * 3u * 2u);  // blocks x dd bs x columns
+}
+
+TEST(Bench, EmmcAsyncPatchKeepsTheHostBusyAsTheSeedSays) {
+  // seeds/000: fetch/idle 920/460 without the patch, 918/40 with it.
+  auto img = Image(ContentKind::kIncompressible, 4 << 20, 128 << 10);
+  ASSERT_NE(img, nullptr);
+  CellResult sync = Cell(img, "emmc-hs200", "sync-3.13", 64 << 10, ContentKind::kIncompressible);
+  CellResult async = Cell(img, "emmc-hs200", "async-2013", 64 << 10, ContentKind::kIncompressible);
+  ASSERT_EQ(sync.failure, "") << sync.report;
+  ASSERT_EQ(async.failure, "") << async.report;
+  EXPECT_LT(async.c.idle * 3, sync.c.idle * 2);  // idle falls
+  EXPECT_LT(async.c.device_idle_ns, sync.c.device_idle_ns * 2);
+  EXPECT_GT(async.c.readpage_io_in_flight, 0u);   // readpages overlap I/O
+  EXPECT_EQ(sync.c.readpage_io_in_flight, 0u);    // the sync path never does
+  EXPECT_GT(async.mbps, sync.mbps);               // 59.4 vs 40.2 MiB/s in the seed
+  EXPECT_GT(async.c.work_items, 0u);
+  EXPECT_EQ(sync.c.work_items, 0u);
+}
+
+TEST(Bench, RateRisesWithDdBsUpToTheReadaheadWindow) {
+  // 128K blocks, async patch: below 64K no readpage runs in parallel
+  // (Phillip's ftrace); from 64K the readahead window overlaps them.
+  auto img = Image(ContentKind::kText22, 4 << 20, 128 << 10);
+  ASSERT_NE(img, nullptr);
+  CellResult small = Cell(img, "kvm-hdb", "async-2013", 4 << 10, ContentKind::kText22);
+  CellResult mid = Cell(img, "kvm-hdb", "async-2013", 64 << 10, ContentKind::kText22);
+  CellResult big = Cell(img, "kvm-hdb", "async-2013", 1024 << 10, ContentKind::kText22);
+  ASSERT_EQ(small.failure + mid.failure + big.failure, "");
+  EXPECT_GT(mid.mbps, small.mbps * 1.2);
+  EXPECT_NEAR(big.mbps, mid.mbps, mid.mbps * 0.05);  // flat past the window
+  EXPECT_GT(mid.c.readpage_io_in_flight, small.c.readpage_io_in_flight);
+  EXPECT_GT(mid.c.ra_max_pages, 0u);
+}
+
+TEST(Bench, BiggerBlocksMeanFewerDecompressions) {
+  auto b128 = Image(ContentKind::kText22, 2 << 20, 128 << 10);
+  auto b512 = Image(ContentKind::kText22, 2 << 20, 512 << 10);
+  ASSERT_NE(b128, nullptr);
+  ASSERT_NE(b512, nullptr);
+  CellResult a = Cell(b128, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
+  CellResult b = Cell(b512, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
+  ASSERT_EQ(a.failure + b.failure, "");
+  EXPECT_EQ(a.c.decompress_calls, 16u);
+  EXPECT_EQ(b.c.decompress_calls, 4u);
+  EXPECT_EQ(a.c.decompressed_bytes, 2u << 20);
+  EXPECT_GT(b.mbps, a.mbps);  // the thread's closing point, on the sync path
+}
+
+TEST(Calibration, CommittedFitsReproduceTheVisibleSeedFigures) {
+  auto img = Image(ContentKind::kText22, 4 << 20, 1024 << 10);
+  ASSERT_NE(img, nullptr);
+  CellResult sync = Cell(img, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
+  CellResult async = Cell(img, "kvm-hdb", "async-2013", 64 << 10, ContentKind::kText22);
+  EXPECT_NEAR(sync.mbps, kSeedKvm1024SyncSingleMBps, 3.0);
+  EXPECT_NEAR(async.mbps, kSeedKvm1024AsyncSingleMBps, 3.0);
+}
+
+TEST(Bench, FailuresAndUnknownNamesAreReportedNotThrown) {
+  BenchOptions o;
+  o.scenario = "nope";
+  EXPECT_FALSE(RunBench(o, nullptr).ok());
+  auto img = Image(ContentKind::kText22, 1 << 20, 128 << 10);
+  ASSERT_NE(img, nullptr);
+  CellSpec s;
+  s.variant = "no-such-variant";
+  CellResult r = RunDdCell(img, s, CostModel());
+  EXPECT_EQ(r.failure, "error");
+  EXPECT_EQ(r.Cell(), "error");
+}
+
+}  // namespace
+}  // namespace squashlab
