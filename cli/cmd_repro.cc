@@ -31,7 +31,8 @@ int RunReproCommand(const std::vector<std::string>& args) {
     return 2;
   }
   const squashlab::RunResult& run = r.value();
-  std::cout << (run.failed() ? run.report.ToString() : "no violation in this schedule\n");
+  if (!run.failed()) std::cout << "no violation in this schedule\n";
+  for (const squashlab::Report& rep : run.reports) std::cout << rep.ToString();  // in order: a run goes on after a warning
   std::cout << run.trace.Ftrace("replay of " + token);
   if (!trace_out.empty() && !squashlab::WriteChromeTrace(trace_out, run.trace, run.report)) {
     std::cerr << "squashlab repro: cannot write " << trace_out << "\n";

@@ -19,11 +19,14 @@ constexpr const char* kVerifyUsage =
     "usage: squashlab verify [--variant V]... [--decomp D]... [--workload W]...\n"
     "                        [--image IMG] [--strategy pct|random|exhaustive]\n"
     "                        [--budget N | --time S] [--faults eio|reada|bitflip|PLAN]\n"
-    "                        [--device PROFILE[,bs=N]]\n"
+    "                        [--device PROFILE[,bs=N]] [--kernel debug|prod]...\n"
     "                        [--seed N] [--preemption-bound N] [--classes] [--json FILE]\n"
     "  --budget N   schedules per variant x decompressor (default: by time)\n"
     "  --time S     seconds for the whole job (default 40)\n"
     "  --classes    keep exploring after a violation; report every class found\n"
+    "               (on both kernels unless --kernel is given)\n"
+    "  --kernel K   debug (KASAN, poisoning, DEBUG_VM; the default) or prod\n"
+    "               (a production slab: freed objects reused, consequences play out)\n"
     "  --device P   run on an hw_emul device (emmc-hs200, kvm-hdb, usb-stick,\n"
     "               qspi-flash, nvme; bs=512|1024|4096) instead of the RAM disk;\n"
     "               --faults may then be any hw_emul fault plan (see hw_emul/README.md)\n";
@@ -51,6 +54,7 @@ int RunVerifyCommand(const std::vector<std::string>& args) {
     else if (a == "--time" && value(&v)) opt.seconds = std::atof(v.c_str());
     else if (a == "--faults" && value(&v)) opt.faults = v;
     else if (a == "--device" && value(&v)) opt.device = v;
+    else if (a == "--kernel" && value(&v)) opt.kernels.push_back(v);
     else if (a == "--preemption-bound" && value(&v)) opt.preemption_bound = std::atoi(v.c_str());
     else if (a == "--seed" && value(&v)) opt.seed = std::strtoull(v.c_str(), nullptr, 10);
     else if (a == "--json" && value(&v)) json = v;

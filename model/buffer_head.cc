@@ -27,10 +27,12 @@ buffer_head* Enter(buffer_head* bh, const char* fn) {
                             dump_buffer(bh));
 }
 
-[[noreturn]] void FreeFreeBuffer(buffer_head* bh, const char* fn) {
-  Kernel::Current().Bug(ReportKind::kBrelseFreeBuffer, "VFS: brelse: Trying to free free buffer",
-                        std::string("WARNING: at fs/buffer.c:1204 ") + fn +
-                            "()\nVFS: brelse: Trying to free free buffer\n" + dump_buffer(bh));
+// __brelse's WARN: printed with a backtrace, the count left alone, and the
+// kernel (and the run) goes on.
+void FreeFreeBuffer(buffer_head* bh, const char* fn) {
+  Kernel::Current().Warn(ReportKind::kBrelseFreeBuffer, "VFS: brelse: Trying to free free buffer",
+                         std::string("WARNING: at fs/buffer.c:1204 ") + fn +
+                             "()\nVFS: brelse: Trying to free free buffer\n" + dump_buffer(bh));
 }
 
 void end_bio_bh_io_sync(bio* b, int error) {
@@ -89,7 +91,7 @@ void put_bh(buffer_head* bh) {
   Enter(bh, "put_bh");
   int c = bh->b_count.load();
   do {
-    if (c <= 0) FreeFreeBuffer(bh, "put_bh");
+    if (c <= 0) return FreeFreeBuffer(bh, "put_bh");
   } while (!bh->b_count.compare_exchange_weak(c, c - 1));
 }
 
@@ -97,7 +99,7 @@ void __brelse(buffer_head* bh) {
   Enter(bh, "__brelse");
   int c = bh->b_count.load();
   do {
-    if (c <= 0) FreeFreeBuffer(bh, "__brelse");
+    if (c <= 0) return FreeFreeBuffer(bh, "__brelse");
   } while (!bh->b_count.compare_exchange_weak(c, c - 1));
 }
 

@@ -172,14 +172,14 @@ RunOutcome ExploreExecutor::Run(Kernel& kernel) {
     if (preempted) preemptions_++;
     RunSlice(pick, preempted);
     last = pick;
-    if (steps_ > kernel.config().max_steps && !kernel.reported()) {
+    if (steps_ > kernel.config().max_steps && !kernel.fatal()) {
       kernel.Record(ReportKind::kStepLimit, "squashlab: run exceeded its step budget",
                     "more than " + std::to_string(kernel.config().max_steps) + " steps (livelock?)");
       stopping_ = true;
     }
   }
   RunOutcome out;
-  out.completed = !stopping_ && !kernel.reported();
+  out.completed = !stopping_ && !kernel.fatal();
   out.steps = steps_;
   out.end_ns = static_cast<uint64_t>(steps_);
   KillAll();

@@ -35,6 +35,7 @@ RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t see
   RunResult r;
   ScenarioOutcome out = RunScenario(sc, exec_, seed);
   r.report = out.report;
+  r.reports = out.reports;
   r.completed = out.ok();
   r.steps = exec_.Steps();
   r.preemptions = exec_.preemptions();

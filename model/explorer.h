@@ -19,7 +19,8 @@
 namespace squashlab {
 
 struct RunResult {
-  Report report;
+  Report report;            // the first report, or the one Focus chose
+  std::vector<Report> reports;  // every report of the run, in order
   bool completed = false;   // reached quiescence and passed every check
   bool more = true;         // the strategy has more schedules to try
   bool diverged = false;    // Replay: the token's choices did not fit
@@ -31,6 +32,17 @@ struct RunResult {
   std::vector<int> choices;
   ScheduleTrace trace;      // when recorded
   bool failed() const { return !report.empty(); }
+  // Makes the run's report of the same class as `want` (kind and title)
+  // the one it stands for; false if the run has none. A run goes on after
+  // warnings, so the class chased may follow another report.
+  bool Focus(const Report& want) {
+    for (const Report& r : reports) {
+      if (!r.SameAs(want)) continue;
+      report = r;
+      return true;
+    }
+    return report.SameAs(want) && !report.empty();
+  }
   ReplayToken Token(const std::string& scenario) const {
     return ReplayToken{strategy, seed, scenario, choices};
   }

@@ -27,6 +27,16 @@ page* find_get_page(address_space* mapping, pgoff_t index) {
   std::lock_guard<std::mutex> l(k.tree_lock());
   auto it = mapping->page_tree.find(index);
   if (it == mapping->page_tree.end()) return nullptr;
+  if (it->second->_count.load() <= 0) {
+    // page_cache_get_speculative() fails on a page freed while still in
+    // the tree (a "Bad page state" page): find_get_page retries forever.
+    Task* t = k.current_task();
+    k.Bug(ReportKind::kStepLimit, "BUG: soft lockup in find_get_page",
+          "BUG: soft lockup - CPU#" + std::to_string(t ? t->cpu : 0) + " stuck for 22s! [" +
+              (t ? t->Comm() : std::string("swapper")) +
+              "]\nIP: find_get_page: page_cache_get_speculative() fails forever on\n" +
+              dump_page(it->second) + "\n(a page freed while still in the page cache)");
+  }
   it->second->_count.fetch_add(1);
   return it->second;
 }

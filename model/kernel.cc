@@ -21,7 +21,8 @@ std::string Hex16(uint64_t v) {
 }
 }  // namespace
 
-Kernel::Kernel(KernelConfig config, Executor* executor) : config_(config), exec_(executor) {}
+Kernel::Kernel(KernelConfig config, Executor* executor)
+    : config_(config), exec_(executor), heap_(config.debug) {}
 
 Kernel::~Kernel() {
   for (auto& p : pages_) delete[] p->data;
@@ -39,12 +40,28 @@ std::string Kernel::TaskName() {
 
 void Kernel::Record(ReportKind kind, std::string title, std::string body) {
   std::lock_guard<std::mutex> l(report_mu_);
-  if (!report_.empty()) return;
-  report_.kind = kind;
-  report_.title = std::move(title);
-  report_.body = std::move(body);
-  report_.task = TaskName();
-  report_.step = exec_->Current() ? exec_->Steps() : -1;
+  if (fatal_) return;
+  fatal_ = true;
+  Report r;
+  r.kind = kind;
+  r.title = std::move(title);
+  r.body = std::move(body);
+  r.task = TaskName();
+  r.step = exec_->Current() ? exec_->Steps() : -1;
+  reports_.push_back(std::move(r));
+}
+
+void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
+  std::lock_guard<std::mutex> l(report_mu_);
+  if (fatal_ || reports_.size() >= kMaxReports) return;
+  Report r;
+  r.kind = kind;
+  r.title = std::move(title);
+  r.body = std::move(body);
+  r.task = TaskName();
+  r.step = exec_->Current() ? exec_->Steps() : -1;
+  r.warning = true;
+  reports_.push_back(std::move(r));
 }
 
 void Kernel::Bug(ReportKind kind, std::string title, std::string body) {
@@ -53,14 +70,30 @@ void Kernel::Bug(ReportKind kind, std::string title, std::string body) {
   throw TaskOops{};
 }
 
+void Kernel::DebugBug(ReportKind kind, std::string title, std::string body) {
+  if (config_.debug) Bug(kind, std::move(title), std::move(body));
+  Warn(kind, std::move(title),
+       std::move(body) + "\n(production kernel: no DEBUG_VM, the kernel goes on silently)");
+}
+
 bool Kernel::reported() const {
   std::lock_guard<std::mutex> l(report_mu_);
-  return !report_.empty();
+  return !reports_.empty();
+}
+
+bool Kernel::fatal() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return fatal_;
 }
 
 Report Kernel::report() const {
   std::lock_guard<std::mutex> l(report_mu_);
-  return report_;
+  return reports_.empty() ? Report{} : reports_.front();
+}
+
+std::vector<Report> Kernel::reports() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return reports_;
 }
 
 void Kernel::MightSleep(const char* fn) {
@@ -89,13 +122,20 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, con
 void Kernel::CheckPtr(const void* p, const char* fn) {
   uint64_t a = reinterpret_cast<uintptr_t>(p);
   bool poison = (a >> 16) == (kPoisonFreePtr >> 16) || (a >> 16) == (kPoisonInusePtr >> 16);
-  if (a >= 4096 && !poison) return;  // the hot path: build no strings
+  bool kernel_half = (a >> 48) == 0xffff;
+  if (a >= 4096 && !poison && !kernel_half) return;  // the hot path: build no strings
   std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
   if (a < 4096) {
     Bug(ReportKind::kNullDereference,
         "BUG: unable to handle kernel NULL pointer dereference in " + std::string(fn),
         "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) + "\n" + at +
             "\nOops: 0000 [#1] SMP");
+  }
+  if (kernel_half) {
+    Bug(ReportKind::kGeneralProtection,
+        "BUG: unable to handle kernel paging request in " + std::string(fn),
+        "BUG: unable to handle kernel paging request at " + Hex16(a) + "\n" + at +
+            "\nOops: 0000 [#1] SMP\n(a slab freelist pointer read from a freed object)");
   }
   if ((a >> 16) == (kPoisonFreePtr >> 16)) {
     Bug(ReportKind::kGeneralProtection,
@@ -108,6 +148,10 @@ void Kernel::CheckPtr(const void* p, const char* fn) {
         "BUG: KMSAN: uninit-value in " + std::string(fn) + "\naddress " + Hex16(a) +
             " is POISON_INUSE: a never-initialised field of a kmalloc'd object");
   }
+}
+
+void Kernel::CheckField(const void* base, size_t offset, const char* fn) {
+  CheckPtr(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) + offset), fn);
 }
 
 page* Kernel::AllocPage() {
@@ -165,15 +209,15 @@ void Kernel::ReportHang(const std::vector<const Task*>& stuck) {
 void Kernel::CheckQuiescence() {
   for (auto& fn : at_quiescence_) {
     fn();
-    if (reported()) return;
+    if (fatal()) return;
   }
   CheckPagesAtQuiescence();
-  if (!reported()) CheckLeaksAtQuiescence();
+  if (!fatal()) CheckLeaksAtQuiescence();
 }
 
 void Kernel::CheckPagesAtQuiescence() {
   for (auto& p : pages_) {
-    if (p->freed) continue;
+    if (p->freed || p->bad) continue;  // a bad page was reported when freed
     unsigned long f = p->flags.load();
     int expected = p->mapping ? 1 : 0;
     if (f & (1UL << PG_locked)) {

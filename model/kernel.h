@@ -33,6 +33,13 @@ struct KernelConfig {
   bool preempt_rt = false;   // local_lock is a sleeping per-CPU lock
   long max_steps = 1000000;  // a run longer than this is reported (livelock)
   uint64_t seed = 1;         // the run's seed: fault plans draw from it
+  // A debug kernel (the default): KASAN, SLUB poisoning and quarantine,
+  // debugobjects, DEBUG_VM. Off, a production kernel like the one of the
+  // seeds/000 oopses: kfree keeps the object's bytes and the next kmalloc
+  // from the same cache reuses it (slab.h), nothing checks freed memory,
+  // and a DEBUG_VM check (VM_BUG_ON_PAGE) is recorded as a warning while
+  // execution goes on as the kernel without DEBUG_VM would.
+  bool debug = true;
 };
 
 // Where a work item is: queued (pending, not started) or running.
@@ -62,13 +69,24 @@ class Kernel {
   void Charge(CostKind kind, uint64_t units = 1) { exec_->Charge(kind, units); }
 
   // --- reports -----------------------------------------------------------
-  // Records the report (the first one of a run wins) and ends the current
-  // task's run the way an oops does: by throwing TaskOops.
+  // A run collects reports in the order they fire: any number of warnings
+  // and at most one fatal report, which ends the run.
+  // Records a fatal report and ends the current task's run the way an oops
+  // does: by throwing TaskOops (the executor stops the others).
   [[noreturn]] void Bug(ReportKind kind, std::string title, std::string body);
-  // Records without unwinding (quiescence checks, warnings).
+  // Records a fatal report without unwinding (hangs, quiescence checks).
+  // Ignored once a fatal report was recorded (the first one wins).
   void Record(ReportKind kind, std::string title, std::string body);
-  bool reported() const;
-  Report report() const;
+  // Records a warning and returns: the kernel printed it and went on
+  // ("VFS: brelse: Trying to free free buffer", "BUG: Bad page state").
+  void Warn(ReportKind kind, std::string title, std::string body);
+  // Bug on a debug kernel (config().debug), Warn on a production one:
+  // for DEBUG_VM's checks, which a production kernel does not make.
+  void DebugBug(ReportKind kind, std::string title, std::string body);
+  bool reported() const;  // any report, warnings included
+  bool fatal() const;     // a fatal report: the run ended on it
+  Report report() const;  // the first report of the run (empty if none)
+  std::vector<Report> reports() const;  // all of them, in order
   // A scheduling point; cheap no-op outside tasks.
   void Point(const char* op, uint64_t arg = 0) { exec_->Point(op, arg); }
   // "BUG: scheduling while atomic" when the current task may not sleep.
@@ -79,7 +97,12 @@ class Kernel {
              uint64_t arg);
   void Wake(wait_queue_head_t& wq) { exec_->WakeUp(wq); }
   // NULL / poison / freed-object checks on a pointer passed to `fn`.
+  // A kernel-half address (ffff8800...: a freelist pointer read from a
+  // reused object) is an unhandled paging request.
   void CheckPtr(const void* p, const char* fn);
+  // CheckPtr of base + offset: a field read through a NULL pointer faults
+  // at the field's offset ("NULL pointer dereference at 0000000000000028").
+  void CheckField(const void* base, size_t offset, const char* fn);
 
   // --- registries -------------------------------------------------------
   std::mutex& tree_lock() { return tree_lock_; }  // guards registries
@@ -126,8 +149,10 @@ class Kernel {
 
   KernelConfig config_;
   Executor* exec_;
+  static constexpr size_t kMaxReports = 32;
   mutable std::mutex report_mu_;
-  Report report_;
+  std::vector<Report> reports_;
+  bool fatal_ = false;
   std::mutex tree_lock_;
   Heap heap_;
   wait_queue_head_t waitq_[kWaitqueues];

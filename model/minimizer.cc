@@ -10,8 +10,11 @@
 namespace squashlab {
 namespace {
 
+// Fewer preemptions, then the report sooner (a run goes on after a
+// warning), then a shorter run.
 bool Better(const RunResult& a, const RunResult& b) {
   if (a.preemptions != b.preemptions) return a.preemptions < b.preemptions;
+  if (a.report.step != b.report.step) return a.report.step < b.report.step;
   return a.steps < b.steps;
 }
 
@@ -23,7 +26,7 @@ bool Explorer::FewerPreemptions(const Scenario& sc, RunResult* best, long* budge
     for (;;) {
       RunResult r = RunOnce(sc, ex, best->seed, false);
       --*budget;
-      if (r.failed() && r.report.SameAs(best->report) && Better(r, *best)) {
+      if (r.Focus(best->report) && Better(r, *best)) {
         *best = std::move(r);
         return true;
       }
@@ -45,7 +48,7 @@ bool Explorer::ShorterPrefix(const Scenario& sc, RunResult* best, long* budget) 
       ReplayStrategy replay(cand);
       RunResult r = RunOnce(sc, replay, best->seed, false);
       --*budget;
-      if (r.failed() && r.report.SameAs(best->report) && Better(r, *best)) {
+      if (r.Focus(best->report) && Better(r, *best)) {
         *best = std::move(r);
         return true;
       }
@@ -61,6 +64,7 @@ RunResult Explorer::Minimise(const Scenario& sc, const RunResult& failing, long 
   while (budget > 0 && ShorterPrefix(sc, &best, &budget)) {
   }
   RunResult traced = Replay(sc, best.Token(sc.name));
+  traced.Focus(best.report);
   traced.strategy = strategy + "-min";
   return traced;
 }

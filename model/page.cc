@@ -24,15 +24,20 @@ page* Enter(page* p, const char* fn) {
   return p;
 }
 
-[[noreturn]] void VmBugOnPage(page* p, const char* fn, const char* cond) {
-  Kernel::Current().Bug(ReportKind::kPageBug,
-                        std::string("kernel BUG in ") + fn + ": VM_BUG_ON_PAGE(" + cond + ")",
-                        dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(" + cond +
-                            ")\nkernel BUG at mm/filemap.c! (" + fn + ")");
+// VM_BUG_ON_PAGE: an oops on a debug kernel; on a production one (no
+// DEBUG_VM) a warning, and the caller goes on as that kernel would.
+void VmBugOnPage(page* p, const char* fn, const char* cond) {
+  Kernel::Current().DebugBug(ReportKind::kPageBug,
+                             std::string("kernel BUG in ") + fn + ": VM_BUG_ON_PAGE(" + cond + ")",
+                             dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(" + cond +
+                                 ")\nkernel BUG at mm/filemap.c! (" + fn + ")");
 }
 
-// free_pages_check(): what the kernel verifies when a page returns to the
-// allocator. mapping != NULL or PAGE_FLAGS_CHECK_AT_FREE set is a bad page.
+// free_pages_check(): what the page allocator verifies when a page comes
+// back (3.13): no mapping, count 0, no PAGE_FLAGS_CHECK_AT_FREE flag
+// (locked, lru, ...). A bad page is printed with every flag it has (the
+// seed's "error|uptodate"), tainted and leaked: the kernel goes on without
+// it, and so does the run (a warning).
 void FreePage(page* p) {
   Kernel& k = Kernel::Current();
   // __page_cache_release takes the page off the LRU before the check.
@@ -45,8 +50,11 @@ void FreePage(page* p) {
     char first[128];
     std::snprintf(first, sizeof first, "BUG: Bad page state in process %s  pfn:%05lx\n",
                   t ? t->spec.name.c_str() : "swapper", p->pfn);
-    k.Bug(ReportKind::kBadPageState, "BUG: Bad page state",
-          first + dump_page(p) + "\npage dumped because: " + reason);
+    p->bad = true;
+    k.Warn(ReportKind::kBadPageState, "BUG: Bad page state",
+           first + dump_page(p) + "\npage dumped because: " + reason +
+               "\nDisabling lock debugging due to kernel taint");
+    return;
   }
   p->flags.store(0);
   p->freed = true;
@@ -86,7 +94,7 @@ void CheckPage(page* p, const char* fn) {
     k.Bug(ReportKind::kGeneralProtection, std::string("general protection fault in ") + fn,
           std::string("general protection fault: 0000 [#1] SMP\nIP: ") + fn +
               ": not a struct page");
-  if (p->freed)
+  if (p->freed && k.config().debug)
     k.Bug(ReportKind::kUseAfterFree, std::string("BUG: KASAN: use-after-free in ") + fn,
           std::string("BUG: KASAN: use-after-free in ") + fn + ": the page was freed\n" +
               dump_page(p));
@@ -110,13 +118,14 @@ void put_page(page* p) {
   k.CheckPtr(p, "put_page");
   k.Point("put_page", p->pfn);
   // A freed page has count 0: the kernel reports the refcount, not the free.
+  // Without DEBUG_VM the count would go negative; the model leaves it at 0.
   if (p->magic == kPageMagic && p->_count.load() <= 0)
-    VmBugOnPage(p, "put_page", "atomic_read(&page->_count) == 0");
+    return VmBugOnPage(p, "put_page", "atomic_read(&page->_count) == 0");
   CheckPage(p, "put_page");
   int old = p->_count.fetch_sub(1);
   if (old <= 0) {
     p->_count.fetch_add(1);
-    VmBugOnPage(p, "put_page", "atomic_read(&page->_count) == 0");
+    return VmBugOnPage(p, "put_page", "atomic_read(&page->_count) == 0");
   }
   if (old == 1) FreePage(p);
 }

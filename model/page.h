@@ -40,6 +40,7 @@ struct page {
   unsigned long index = 0;
   unsigned long pfn = 0;
   bool freed = true;                 // back in the page allocator
+  bool bad = false;                  // reported as "Bad page state": leaked
   char* data = nullptr;              // PAGE_SIZE bytes
 };
 

@@ -39,6 +39,10 @@ struct Report {
   std::string body;    // object state the kernel prints
   std::string task;    // "dd:1", "kworker/0:2", or "" at quiescence
   long step = -1;      // the scheduling step it fired at, -1 outside runs
+  // A warning (the kernel prints it and goes on: WARN, "Bad page state",
+  // a DEBUG_VM check on a production kernel); the run continues. Fatal
+  // reports (oops, KASAN, hang, quiescence) end it.
+  bool warning = false;
 
   bool empty() const { return kind == ReportKind::kNone; }
   // The same finding, for minimisation and replay checks.

@@ -17,6 +17,7 @@ ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed) {
     // setup or a quiescence hook hit a report; it is recorded
   }
   out.report = kernel.report();
+  out.reports = kernel.reports();
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "model/kernel.h"
 
@@ -18,7 +19,8 @@ struct Scenario {
 };
 
 struct ScenarioOutcome {
-  Report report;
+  Report report;                // the first one
+  std::vector<Report> reports;  // all, warnings included, in order
   RunOutcome run;
   bool ok() const { return report.empty() && run.completed; }
 };

@@ -11,19 +11,82 @@
 
 namespace squashlab {
 
+namespace {
+
+// Production chunks, reused across runs (the first touch of fresh memory is
+// what costs here; see DESIGN.md).
+constexpr size_t kChunk = 256 << 10;
+constexpr size_t kGuard = 64 << 10;
+constexpr size_t kAlign = 16;
+
+std::mutex g_pool_mu;
+std::vector<char*>& Pool() {
+  static auto* pool = new std::vector<char*>;
+  return *pool;
+}
+
+std::string CacheKey(const HeapObject& obj) { return obj.site + "/" + std::to_string(obj.size); }
+
+}  // namespace
+
 Heap::~Heap() {
-  for (auto& [addr, obj] : objects_) std::free(reinterpret_cast<void*>(addr));
+  if (debug_) {
+    for (auto& [addr, obj] : objects_) std::free(reinterpret_cast<void*>(addr));
+    return;
+  }
+  std::lock_guard<std::mutex> l(g_pool_mu);
+  for (Chunk& c : chunks_) {
+    if (c.pooled) Pool().push_back(c.base);
+    else delete[] c.base;
+  }
+}
+
+void* Heap::Carve(size_t size) {
+  size_t need = (size + kAlign - 1) / kAlign * kAlign;
+  if (chunks_.empty() || chunks_.back().size - chunks_.back().used < need) {
+    Chunk c;
+    if (need <= kChunk) {
+      std::lock_guard<std::mutex> l(g_pool_mu);
+      if (!Pool().empty()) {
+        c.base = Pool().back();
+        Pool().pop_back();
+      }
+      c.pooled = true;
+      c.size = kChunk;
+    } else {
+      c.size = need;
+    }
+    if (c.base == nullptr) c.base = new char[c.size];
+    chunks_.push_back(c);
+  }
+  Chunk& c = chunks_.back();
+  char* p = c.base + c.used;
+  c.used += need;
+  return p;
 }
 
 void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
   size_t real = size == 0 ? 1 : size;
-  void* p = std::malloc(real);
-  std::memset(p, zero ? 0 : POISON_INUSE, real);
   HeapObject obj;
   obj.size = real;
   obj.id = next_id_++;
   obj.site = std::move(site);
   obj.comm = std::move(comm);
+  void* p = nullptr;
+  if (debug_) {
+    p = std::malloc(real);
+    std::memset(p, zero ? 0 : POISON_INUSE, real);
+  } else {
+    auto& list = free_[CacheKey(obj)];
+    if (!list.empty()) {  // the most recently freed object, as SLUB's freelist
+      p = reinterpret_cast<void*>(list.back());
+      list.pop_back();
+      if (zero) std::memset(p, 0, real);
+    } else {
+      p = Carve(real);
+      std::memset(p, 0, real);  // a fresh slab page: deterministic contents
+    }
+  }
   objects_[reinterpret_cast<uintptr_t>(p)] = std::move(obj);
   return p;
 }
@@ -34,8 +97,18 @@ Heap::FreeResult Heap::Free(void* p, size_t* size_out) {
   if (it->second.freed) return FreeResult::kDoubleFree;
   it->second.freed = true;
   *size_out = it->second.size;
-  std::memset(p, POISON_FREE, it->second.size);
+  if (debug_) std::memset(p, POISON_FREE, it->second.size);
+  else free_[CacheKey(it->second)].push_back(it->first);
   return FreeResult::kOk;
+}
+
+bool Heap::Unmapped(const void* p) const {
+  auto a = reinterpret_cast<uintptr_t>(p);
+  for (const Chunk& c : chunks_) {
+    auto base = reinterpret_cast<uintptr_t>(c.base);
+    if (a >= base + c.used && a < base + c.size + kGuard) return true;
+  }
+  return false;
 }
 
 const HeapObject* Heap::Find(const void* p, uintptr_t* base) const {
@@ -120,21 +193,42 @@ void kfree(const void* p) {
   std::unique_lock<std::mutex> l(k.tree_lock());
   uintptr_t base = 0;
   const HeapObject* obj = k.heap().Find(p, &base);
-  if (obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p))
+  // debugobjects is a debug kernel's: a production one frees silently.
+  if (k.config().debug && obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p))
     CheckFreedWork(k, base, obj->size);  // a report unwinds and unlocks
   size_t size = 0;
   Heap::FreeResult r = k.heap().Free(const_cast<void*>(p), &size);
   l.unlock();
   if (r == Heap::FreeResult::kOk) return;
+  if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) {
+    // SLUB without debugging links the object into its freelist twice; the
+    // kernel dies later, in some kmalloc (the seed's "stack segment" oops
+    // in __kmalloc_track_caller). The model stops at the cause.
+    k.Bug(ReportKind::kDoubleFree, "slab freelist corrupted: double kfree",
+          "double kfree of object at " + Hex(reinterpret_cast<uintptr_t>(p)) +
+              "\nthe next allocations from its cache return it twice; the kernel oopses "
+              "later in __kmalloc_track_caller");
+  }
   k.Bug(ReportKind::kDoubleFree, "BUG: KASAN: double-free or invalid-free in kfree",
         std::string(r == Heap::FreeResult::kDoubleFree ? "double-free" : "invalid-free") +
             " of object at " + Hex(reinterpret_cast<uintptr_t>(p)));
 }
 
+// KASAN on a debug kernel; on a production one only what the MMU would
+// catch: a load from slab memory that was never mapped to an object.
 static void KasanCheck(const void* p, size_t size, const char* what, const char* fn) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(p, fn);
   std::unique_lock<std::mutex> l(k.tree_lock());
+  if (!k.config().debug) {
+    if (!k.heap().Unmapped(p)) return;
+    l.unlock();
+    k.Bug(ReportKind::kGeneralProtection,
+          "BUG: unable to handle kernel paging request in " + std::string(fn),
+          "BUG: unable to handle kernel paging request at " + Hex(reinterpret_cast<uintptr_t>(p)) +
+              "\nIP: [<ffffffff81000000>] " + fn + "\nOops: 0000 [#1] SMP\n(" + what +
+              " past the last slab object)");
+  }
   uintptr_t base = 0;
   const HeapObject* obj = k.heap().Find(p, &base);
   if (obj == nullptr || !obj->freed) return;

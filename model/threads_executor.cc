@@ -139,7 +139,7 @@ RunOutcome ThreadsExecutor::Run(Kernel& kernel) {
     hung_ms = Hung() ? hung_ms + 1 : 0;
     if (hung_ms >= opt_.hang_ms) stopping_.store(true);
   }
-  bool hang = hung_ms >= opt_.hang_ms && !kernel.reported();
+  bool hang = hung_ms >= opt_.hang_ms && !kernel.fatal();
   for (size_t i = 0;; i++) {  // tasks may spawn tasks while we join
     Slot* s = nullptr;
     {
@@ -156,7 +156,7 @@ RunOutcome ThreadsExecutor::Run(Kernel& kernel) {
     kernel.ReportHang(stuck);
   }
   RunOutcome out;
-  out.completed = !stopping_.load() && !kernel.reported();
+  out.completed = !stopping_.load() && !kernel.fatal();
   out.steps = steps_.load();
   out.end_ns = NowNs();
   return out;

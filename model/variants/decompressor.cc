@@ -41,9 +41,12 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buff
   Kernel& k = Kernel::Current();
   const char* fn = UncompressFn(msblk->compression);
   stream->in.clear();
-  // As the kernel's loop: bh[k]->b_data is read for every k < b.
+  // As the kernel's loop: bh[k]->b_data is read for every k < b (a NULL
+  // bh[k] faults at 0x28, offsetof(struct buffer_head, b_data) on x86-64:
+  // the seed's "NULL pointer dereference at 0000000000000028").
+  constexpr size_t kBDataOffset = 0x28;
   for (int i = 0; i < b; i++) {
-    k.CheckPtr(kasan_load(bh[i]), fn);
+    k.CheckField(kasan_load(bh[i]), kBDataOffset, fn);
     int avail = std::min(length, msblk->devblksize - offset);
     if (avail > 0) {
       const uint8_t* src = reinterpret_cast<const uint8_t*>(bh[i]->b_data) + offset;

@@ -157,22 +157,24 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img, const std
 
 std::string ScenarioSpec::Name() const {
   std::string n = variant + "/" + decomp + "/" + workload;
-  if (!faults.empty() || !device.empty()) n += "/" + faults;
-  if (!device.empty()) n += "/" + device;
+  if (!faults.empty() || !device.empty() || !kernel.empty()) n += "/" + faults;
+  if (!device.empty() || !kernel.empty()) n += "/" + device;
+  if (!kernel.empty()) n += "/" + kernel;
   return n;
 }
 
 StatusOr<ScenarioSpec> ScenarioSpec::Parse(const std::string& name) {
   auto f = Split(name, '/');
-  if (f.size() < 3 || f.size() > 5)
-    return Status::InvalidArgument("scenario: want variant/decomp/workload[/faults[/device]]: " +
-                                   name);
+  if (f.size() < 3 || f.size() > 6)
+    return Status::InvalidArgument(
+        "scenario: want variant/decomp/workload[/faults[/device[/kernel]]]: " + name);
   ScenarioSpec s;
   s.variant = f[0];
   s.decomp = f[1];
   s.workload = f[2];
   if (f.size() >= 4) s.faults = f[3];
-  if (f.size() == 5) s.device = f[4];
+  if (f.size() >= 5) s.device = f[4];
+  if (f.size() == 6) s.kernel = f[5];
   return s;
 }
 
@@ -211,6 +213,8 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
       std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) != FaultPlans().end();
   if (!spec.faults.empty() && !named_plan && spec.device.empty())
     return Status::InvalidArgument("unknown fault plan " + spec.faults);
+  if (!spec.kernel.empty() && spec.kernel != "prod")
+    return Status::InvalidArgument("kernel: want prod (or nothing, a debug kernel): " + spec.kernel);
   if (spec.name_has_separator())
     return Status::InvalidArgument("scenario fields may not contain ':' or '/'");
   std::optional<DeviceOptions> dev;
@@ -225,6 +229,7 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
   sc.config.ncpus = 2;
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 200000;
+  sc.config.debug = spec.kernel.empty();
   // The device's medium when no fault rewrites it: shared by every run.
   std::shared_ptr<const ImageBytes> pristine;
   if (dev) pristine = ImageBytes::FromBuffer(image->bytes);

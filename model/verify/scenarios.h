@@ -29,10 +29,15 @@ struct ScenarioSpec {
   // usb-stick, qspi-flash, nvme), optionally ",bs=512|1024|4096" for the
   // device's logical block size.
   std::string device;
+  // "": a debug kernel (KASAN, poisoning, DEBUG_VM); "prod": a production
+  // one (KernelConfig::debug off), where freed objects are reused and the
+  // consequences of a use-after-free play out as on the seed's kernel.
+  std::string kernel;
 
+  // "variant/decomp/workload[/faults[/device[/kernel]]]"
   std::string Name() const;
   bool name_has_separator() const {
-    for (const std::string* f : {&variant, &decomp, &workload, &faults, &device})
+    for (const std::string* f : {&variant, &decomp, &workload, &faults, &device, &kernel})
       if (f->find_first_of(":/") != std::string::npos) return true;
     return false;
   }

@@ -56,6 +56,9 @@ class EnabledOnly : public Strategy {
     return NonPreemptivePick(enabled, current, current_enabled);
   }
   bool EndRun(long steps) override { return inner_->EndRun(steps); }
+  bool OnStep(int task, const char* op, uint64_t arg, bool spawned, bool changed) override {
+    return inner_->OnStep(task, op, arg, spawned, changed);
+  }
   long diverged() const { return diverged_; }
 
  private:
@@ -65,13 +68,38 @@ class EnabledOnly : public Strategy {
 
 bool Better(const RunResult& a, const RunResult& b) {
   if (a.preemptions != b.preemptions) return a.preemptions < b.preemptions;
+  if (a.report.step != b.report.step) return a.report.step < b.report.step;
   return a.steps < b.steps;
 }
+
+// The schedule up to the report it stands for (a run goes on after a
+// warning), as an ftrace-like listing.
+std::string FtraceToReport(const RunResult& r, const std::string& header) {
+  if (r.report.step < 0) return r.trace.Ftrace(header);
+  ScheduleTrace t;
+  t.task_names = r.trace.task_names;
+  t.ts_is_ns = r.trace.ts_is_ns;
+  for (const TraceEvent& e : r.trace.events)
+    if (e.step <= r.report.step) t.events.push_back(e);
+  return t.Ftrace(header);
+}
+
+// The run's other reports, when it had several (warnings do not end it).
+std::string RunReportsLine(const RunResult& r) {
+  if (r.reports.size() < 2) return "";
+  std::string out = "reports of this run, in order:\n";
+  for (const Report& x : r.reports)
+    out += "  " + std::string(x.warning ? "warning" : "fatal  ") + "  " + x.title + "\n";
+  return out;
+}
+
+std::string ClassKey(const Report& r) { return std::string(ReportKindName(r.kind)) + "|" + r.title; }
 
 // Minimises by replay only (the model's exhaustive pass assumes schedules
 // that do not depend on heap addresses; see README): repeatedly try a
 // shorter prefix of the choices, or one choice reverted to the
-// non-preemptive default, keeping the same report kind and title.
+// non-preemptive default, keeping a report of the same kind and title
+// (anywhere in the run: warnings do not end it).
 RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget) {
   RunResult best = failing;
   bool improved = true;
@@ -89,7 +117,7 @@ RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& fai
         ReplayStrategy replay(cand);
         RunResult r = e.RunOnce(sc, replay, best.seed, true);
         budget--;
-        if (r.failed() && r.report.SameAs(best.report) && Better(r, best)) {
+        if (r.Focus(best.report) && Better(r, best)) {
           r.strategy = failing.strategy + "-min";
           best = std::move(r);
           improved = true;
@@ -115,6 +143,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     eo.strategy = opt.strategy;
     eo.pct_depth = opt.pct_depth;
     eo.preemption_bound = opt.preemption_bound;
+    eo.por = opt.por;
     auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo));
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
                                     static_cast<long>(scenarios.size())
@@ -125,23 +154,26 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
       uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
       RunResult r = explorer.RunOnce(sc, *strategy, seed, true);
       cell.runs++;
-      seen.insert(Hash(r.choices) ^ si);
+      if (r.pruned) cell.pruned++;
+      else seen.insert(Hash(r.choices) ^ si);
       more = r.more;
       if (r.failed() && opt.all_classes) {
-        bool known = false;
-        for (const auto& c : cell.classes) known |= c.failure.report.kind == r.report.kind;
         if (!cell.found) {
           cell.found = true;
           cell.first_failing_run = cell.runs;
           cell.seconds_to_first = Since(start);
           cell.scenario = sc.name;
         }
-        if (!known) {
+        for (const Report& rep : r.reports) {
+          bool known = false;
+          for (const auto& c : cell.classes) known |= ClassKey(c.failure.report) == ClassKey(rep);
+          if (known) continue;
           ClassFinding f;
           f.scenario = sc.name;
           f.first_run = cell.runs;
           f.seconds = Since(start);
           f.failure = r;
+          f.failure.Focus(rep);
           cell.classes.push_back(std::move(f));
         }
       } else if (r.failed()) {
@@ -186,6 +218,11 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
   if (decomps.empty())
     for (const auto* d : AllDecompressors()) decomps.push_back(d->name);
   if (workloads.empty()) workloads = DefaultWorkloads();
+  std::vector<std::string> kernels = opt.kernels;
+  if (kernels.empty()) kernels = opt.all_classes ? std::vector<std::string>{"debug", "prod"}
+                                                 : std::vector<std::string>{"debug"};
+  for (const auto& k : kernels)
+    if (k != "debug" && k != "prod") return Status::InvalidArgument("unknown kernel " + k);
   if (opt.strategy != "pct" && opt.strategy != "random" && opt.strategy != "exhaustive")
     return Status::InvalidArgument("unknown strategy " + opt.strategy);
   VerifyResult res;
@@ -194,11 +231,13 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
   for (const auto& v : variants) {
     for (const auto& d : decomps) {
       std::vector<Scenario> scs;
-      for (const auto& w : workloads) {
-        ScenarioSpec spec{v, d, w, opt.faults, opt.device};
-        auto sc = MakeScenario(spec, image.value());
-        if (!sc.ok()) return sc.status();
-        scs.push_back(std::move(sc).value());
+      for (const auto& kernel : kernels) {
+        for (const auto& w : workloads) {
+          ScenarioSpec spec{v, d, w, opt.faults, opt.device, kernel == "prod" ? "prod" : ""};
+          auto sc = MakeScenario(spec, image.value());
+          if (!sc.ok()) return sc.status();
+          scs.push_back(std::move(sc).value());
+        }
       }
       CellResult cell = ExploreScenarios(scs, opt, per_cell);
       cell.variant = v;
@@ -223,6 +262,7 @@ std::string FormatTable(const VerifyResult& r) {
   out += line;
   for (const auto& c : r.cells) {
     std::string verdict = c.found ? c.minimised.report.title : (c.exhausted ? "clean (exhausted)" : "clean");
+    if (c.pruned > 0) verdict += " [" + std::to_string(c.pruned) + " runs pruned]";
     std::string first = c.found ? std::to_string(c.first_failing_run) : "-";
     std::snprintf(line, sizeof line, "%-19s %-17s %9ld %9ld %4d %8s  %s\n", c.variant.c_str(),
                   c.decomp.c_str(), c.runs, c.distinct, c.found ? 1 : 0, first.c_str(),
@@ -248,8 +288,12 @@ std::string FormatFailures(const VerifyResult& r) {
                std::to_string(f.seconds) + " s) by " + f.failure.strategy + "\n";
         out += "replay token: " + f.failure.Token(f.scenario).ToString() + "\n";
         out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
-               std::to_string(m.steps) + " steps; token: " + m.Token(f.scenario).ToString() + "\n";
-        out += m.trace.Ftrace("minimised schedule of " + f.scenario);
+               std::to_string(m.steps) + " steps" +
+               (m.report.step >= 0 ? " (the report at step " + std::to_string(m.report.step) + ")"
+                                   : std::string()) +
+               "; token: " + m.Token(f.scenario).ToString() + "\n";
+        out += RunReportsLine(m);
+        out += FtraceToReport(m, "minimised schedule of " + f.scenario + ", up to the report");
         out += "\n";
       }
       continue;
@@ -263,7 +307,8 @@ std::string FormatFailures(const VerifyResult& r) {
     out += "replay token: " + c.failure.Token(c.scenario).ToString() + "\n";
     out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
            std::to_string(m.steps) + " steps; token: " + m.Token(c.scenario).ToString() + "\n";
-    out += m.trace.Ftrace("minimised schedule of " + c.scenario);
+    out += RunReportsLine(m);
+    out += FtraceToReport(m, "minimised schedule of " + c.scenario + ", up to the report");
     out += "\n";
   }
   return out;
@@ -278,6 +323,7 @@ std::string ToJson(const VerifyResult& r, const VerifyOptions& opt) {
     if (i) o += ",";
     o += "{\"variant\":\"" + c.variant + "\",\"decomp\":\"" + c.decomp +
          "\",\"schedules\":" + std::to_string(c.runs) + ",\"distinct\":" + std::to_string(c.distinct) +
+         ",\"pruned\":" + std::to_string(c.pruned) +
          ",\"exhausted\":" + (c.exhausted ? "true" : "false") +
          ",\"violations\":" + (c.found ? "1" : "0") + ",\"seconds\":" + std::to_string(c.seconds);
     if (c.found) {
@@ -290,7 +336,7 @@ std::string ToJson(const VerifyResult& r, const VerifyOptions& opt) {
            JsonEscape(c.minimised.Token(c.scenario).ToString()) +
            "\",\"minimised_preemptions\":" + std::to_string(c.minimised.preemptions) +
            ",\"minimised_steps\":" + std::to_string(c.minimised.steps) + ",\"schedule\":\"" +
-           JsonEscape(c.minimised.trace.Ftrace("minimised")) + "\"";
+           JsonEscape(FtraceToReport(c.minimised, "minimised")) + "\"";
     }
     o += "}";
   }

@@ -25,19 +25,28 @@ struct VerifyOptions {
   std::string strategy = "pct";        // pct | random | exhaustive
   int pct_depth = 3;
   int preemption_bound = 2;            // exhaustive
+  bool por = true;                     // exhaustive: partial-order reduction
   long budget = 0;                     // runs per cell; 0: until the time
   double seconds = 40;                 // the whole job's time (when budget 0)
   std::string faults;                  // "", eio, reada, bitflip (or a FaultPlan on a device)
   std::string device;                  // "": RAM disk; else an hw_emul profile[,bs=N]
+  // "debug" (KASAN, poisoning, DEBUG_VM) and/or "prod" (a production slab:
+  // freed objects reused, the consequences play out). Empty: debug, or
+  // both with all_classes.
+  std::vector<std::string> kernels;
   uint64_t seed = 1;
   bool minimise = true;
   long minimise_budget = 2000;
   // Keep exploring after a violation and collect the first failure of
   // every report class (each minimised), instead of stopping at the first.
+  // A class is a report's kind and title ("BUG: unable to handle kernel
+  // NULL pointer dereference in zlib_uncompress"); every report of a run
+  // counts, warnings included, not only its first.
   bool all_classes = false;
 };
 
-// The first failure of one report class (ReportKind) in a cell.
+// The first failure of one report class (kind and title) in a cell;
+// failure.report and minimised.report are that class's report.
 struct ClassFinding {
   std::string scenario;
   long first_run = -1;          // schedules explored up to and including it
@@ -50,6 +59,7 @@ struct CellResult {
   std::string variant, decomp;
   long runs = 0;
   long distinct = 0;            // distinct schedules (choice sequences)
+  long pruned = 0;              // of the runs, abandoned by partial-order reduction
   bool exhausted = false;       // exhaustive walked its whole space
   bool found = false;
   long first_failing_run = -1;  // runs before detection

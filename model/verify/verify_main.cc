@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
     auto st = MakeStrategy(eo);
     for (long run = 0; run < opt.budget; run++) {
       RunResult r = e.RunOnce(sc.value(), *st, Rng::Mix(1, run), false);
-      tally[r.failed() ? r.report.title : "clean"]++;
+      if (!r.failed()) tally["clean"]++;
+      for (const auto& rep : r.reports) tally[rep.title]++;
     }
     for (auto& [t, n] : tally) std::printf("%6ld  %s\n", n, t.c_str());
     return 0;
@@ -62,16 +63,21 @@ int main(int argc, char** argv) {
       o.minimise = false;
       CellResult c = ExploreScenarios({sc.value()}, o, 0);
       for (const auto& f : c.classes) {
-        runs[ReportKindName(f.failure.report.kind)].push_back(f.first_run);
-        secs[ReportKindName(f.failure.report.kind)].push_back(f.seconds);
+        runs[f.failure.report.title].push_back(f.first_run);
+        secs[f.failure.report.title].push_back(f.seconds);
       }
     }
     for (auto& [k, v] : runs) {
       std::sort(v.begin(), v.end());
       auto& t = secs[k];
       std::sort(t.begin(), t.end());
-      std::printf("%-10s %-20s found in %zu/%d seeds; median %ld schedules, %.3f s\n",
-                  opt.strategy.c_str(), k.c_str(), v.size(), seeds, v[v.size() / 2], t[t.size() / 2]);
+      // The median over all seeds; a seed that never found the class counts
+      // as more than the budget (reported as ">budget" when it decides).
+      size_t mid = static_cast<size_t>(seeds) / 2;
+      std::string med = mid < v.size() ? std::to_string(v[mid]) : ">" + std::to_string(opt.budget);
+      std::string sec = mid < t.size() ? std::to_string(t[mid]) : "-";
+      std::printf("%-7s found in %2zu/%d seeds; median %s schedules, %s s  %s\n",
+                  opt.strategy.c_str(), v.size(), seeds, med.c_str(), sec.c_str(), k.c_str());
     }
     return 0;
   }
