@@ -30,6 +30,7 @@ def plot_matrix(res, out):
     tables = [t for t in res["tables"] if "simulated" in t["title"]]
     seed = [t for t in res["tables"] if "seeds/000" in t["title"]]
     n = len(tables)
+    top = max([num(c) for t in tables for r in t["rows"] for c in r[1:] if not math.isnan(num(c))] + [1])
     fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 3.4), sharey=True, squeeze=False)
     for ax, t in zip(axes[0], tables):
         xs = [kib(r[0]) for r in t["rows"]]
@@ -49,7 +50,7 @@ def plot_matrix(res, out):
         ax.set_title(t["title"].split("(")[0].replace("Squashfs: gzip filesystem ", ""), fontsize=8)
         ax.set_xlabel("dd bs (KiB)", fontsize=7)
         ax.tick_params(labelsize=6)
-        ax.set_ylim(bottom=0)
+        ax.set_ylim(0, top * 1.08)
     axes[0][0].set_ylabel("MB/s", fontsize=7)
     axes[0][-1].legend(fontsize=5, loc="lower right")
     fig.suptitle("phillip: dd MB/s by dd bs, per squashfs block size (" + res["profile"] + ")",
