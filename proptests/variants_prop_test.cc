@@ -43,6 +43,9 @@ RC_GTEST_PROP(VariantsProperty, CorrectVariantsReturnTheOraclesBytesAndAgreePage
   if (!cmp.diff.empty()) RC_FAIL(cmp.diff);
   RC_CLASSIFY(cmp.shared > 0, "pages compared across variants");
   RC_CLASSIFY(cmp.unshared > 0, "readahead differed (pages only one variant held)");
+  size_t error_pages = 0;
+  for (const VariantRun& r : runs) error_pages += r.pages.error_pages;
+  RC_CLASSIFY(error_pages > 0, "a fault left PG_error pages");
 }
 
 // What RapidCheck ran: the first failing case, then the shrink candidates
