@@ -12,7 +12,7 @@ namespace {
 constexpr uint64_t kWorkWaitKey = 0x200000;
 
 wait_queue_head_t& WorkWait(Kernel& k, const work_struct* w) {
-  return k.HashedWaitqueue(kWorkWaitKey + (reinterpret_cast<uintptr_t>(w) >> 4));
+  return k.HashedWaitqueue(kWorkWaitKey + w->wait_key);
 }
 
 bool Busy(Kernel& k, const work_struct* w) {
@@ -64,6 +64,7 @@ void INIT_WORK(work_struct* work, work_func_t func) {
   k.CheckPtr(work, "INIT_WORK");
   work->data.store(0);
   work->func = func;
+  work->wait_key = k.NextObjectId();
 }
 
 bool queue_work(workqueue_struct* wq, work_struct* work) {

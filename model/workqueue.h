@@ -7,6 +7,7 @@
 #define SQUASHLAB_MODEL_WORKQUEUE_H_
 
 #include <atomic>
+#include <cstdint>
 #include <string>
 
 #include "model/wait_queue.h"
@@ -21,6 +22,10 @@ inline constexpr int WORK_STRUCT_PENDING_BIT = 0;
 struct work_struct {
   std::atomic<unsigned long> data{0};
   work_func_t func = nullptr;
+  // The model's: a per-run number given by INIT_WORK that picks the item's
+  // hashed wait queue, so that which sleepers share a queue (and see
+  // spurious wake-ups) depends on the run, never on heap addresses.
+  uint64_t wait_key = 0;
 };
 
 struct workqueue_struct {
