@@ -25,6 +25,7 @@ void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   record_trace_ = record_trace;
   current_ = nullptr;
   stopping_ = false;
+  abandoned_ = false;
   steps_ = 0;
   switches_ = 0;
   preemptions_ = 0;
@@ -135,12 +136,23 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   steps_++;
   switches_++;
   s->task.started = true;
+  const char* op = s->pending_op;
+  const uint64_t arg = s->pending_arg;
+  const size_t tasks_before = slots_.size();
+  // What gates the other tasks of this CPU (see Gated).
+  auto gate = [](const Task& t) { return (t.preempt_count > 0 ? 1 : 0) | (t.irqs_disabled > 0 ? 2 : 0); };
+  const int gate_before = gate(s->task);
   current_ = s;
   s->fiber->Resume();
   current_ = nullptr;
   if (s->fiber->finished()) {
     s->task.state = TaskState::kDone;
     s->fiber.reset();  // the stack goes back to the pool
+  }
+  if (!stopping_ && !strategy_->OnStep(id, op, arg, slots_.size() != tasks_before,
+                                       (gate(s->task) & ~gate_before) != 0)) {
+    abandoned_ = true;
+    stopping_ = true;
   }
 }
 

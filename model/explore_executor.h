@@ -39,6 +39,8 @@ class ExploreExecutor : public Executor {
   const std::vector<int>& choices() const { return choices_; }
   int preemptions() const { return preemptions_; }
   long switches() const { return switches_; }
+  // The strategy abandoned this run (Strategy::OnStep returned false).
+  bool abandoned() const { return abandoned_; }
   ScheduleTrace& trace() { return trace_; }
 
  private:
@@ -62,6 +64,7 @@ class ExploreExecutor : public Executor {
   std::vector<std::unique_ptr<Slot>> slots_;
   Slot* current_ = nullptr;
   bool stopping_ = false;
+  bool abandoned_ = false;
   long steps_ = 0;
   long switches_ = 0;
   int preemptions_ = 0;

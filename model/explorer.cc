@@ -13,7 +13,8 @@ namespace squashlab {
 
 std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt) {
   if (opt.strategy == "random") return MakeRandomStrategy();
-  if (opt.strategy == "exhaustive") return std::make_unique<ExhaustiveStrategy>(opt.preemption_bound);
+  if (opt.strategy == "exhaustive") return std::make_unique<ExhaustiveStrategy>(opt.preemption_bound, opt.por,
+                                                                     opt.iterative);
   return MakePctStrategy(opt.pct_depth, opt.pct_steps);
 }
 
@@ -25,6 +26,7 @@ ExploreOptions ExploreOptionsFromEnv(ExploreOptions o) {
   if (const char* v = env("SQUASHLAB_SECONDS")) o.max_seconds = std::atof(v);
   if (const char* v = env("SQUASHLAB_PCT_DEPTH")) o.pct_depth = std::atoi(v);
   if (const char* v = env("SQUASHLAB_PREEMPTION_BOUND")) o.preemption_bound = std::atoi(v);
+  if (const char* v = env("SQUASHLAB_POR")) o.por = std::atoi(v) != 0;
   o.shard = ShardFromEnv();
   return o;
 }
@@ -43,6 +45,7 @@ RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t see
   r.seed = seed;
   r.strategy = strategy.Name();
   r.choices = exec_.choices();
+  r.pruned = exec_.abandoned();
   if (trace) r.trace = std::move(exec_.trace());
   r.more = strategy.EndRun(r.steps);
   return r;
@@ -60,6 +63,7 @@ ExploreResult Explorer::Explore(const Scenario& sc, const ExploreOptions& opt) {
     uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, run);
     RunResult r = RunOnce(sc, *strategy, seed, false);
     res.runs++;
+    res.pruned += r.pruned ? 1 : 0;
     res.switches += r.switches;
     if (r.failed()) {
       res.found = true;

@@ -24,6 +24,7 @@ struct RunResult {
   bool completed = false;   // reached quiescence and passed every check
   bool more = true;         // the strategy has more schedules to try
   bool diverged = false;    // Replay: the token's choices did not fit
+  bool pruned = false;      // abandoned by partial-order reduction (no verdict)
   long steps = 0;
   int preemptions = 0;
   long switches = 0;
@@ -53,6 +54,8 @@ struct ExploreOptions {
   int pct_depth = 3;
   long pct_steps = 0;            // 0: learn the run length
   int preemption_bound = 2;      // exhaustive; negative = unbounded
+  bool por = false;              // exhaustive: partial-order reduction
+  bool iterative = false;        // exhaustive: bound 0, then 1, ... (CHESS)
   uint64_t seed = 1;
   long max_runs = 1000;
   double max_seconds = 0;        // 0: no time limit
@@ -63,6 +66,7 @@ struct ExploreOptions {
 
 struct ExploreResult {
   long runs = 0;
+  long pruned = 0;               // of the runs, abandoned as equivalent
   long switches = 0;
   bool exhausted = false;        // exhaustive finished its space
   bool found = false;

@@ -29,6 +29,16 @@ class Strategy {
     (void)steps;
     return true;
   }
+  // After each step of the explore executor: `task` ran the operation `op`
+  // on `arg` (its scheduling point) up to its next point; `spawned` says it
+  // created tasks, `gates_more` that it turned preemption or interrupts off
+  // (which gates other tasks of its CPU). Returning false abandons
+  // the run (partial-order reduction: the schedule is equivalent to one
+  // explored elsewhere); the run then ends without a report.
+  virtual bool OnStep(int task, const char* op, uint64_t arg, bool spawned, bool gates_more) {
+    (void)task, (void)op, (void)arg, (void)spawned, (void)gates_more;
+    return true;
+  }
 };
 
 // The non-preemptive default: keep the current task, else the lowest id.

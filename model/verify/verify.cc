@@ -144,6 +144,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     eo.pct_depth = opt.pct_depth;
     eo.preemption_bound = opt.preemption_bound;
     eo.por = opt.por;
+    eo.iterative = opt.iterative;
     auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo));
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
                                     static_cast<long>(scenarios.size())

@@ -26,6 +26,7 @@ struct VerifyOptions {
   int pct_depth = 3;
   int preemption_bound = 2;            // exhaustive
   bool por = true;                     // exhaustive: partial-order reduction
+  bool iterative = true;               // exhaustive: bound 0, then 1, ... up to the bound
   long budget = 0;                     // runs per cell; 0: until the time
   double seconds = 40;                 // the whole job's time (when budget 0)
   std::string faults;                  // "", eio, reada, bitflip (or a FaultPlan on a device)
