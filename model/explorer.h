@@ -103,7 +103,7 @@ std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt);
 
 // `base` overridden by the environment, for campaigns: SQUASHLAB_STRATEGY,
 // SQUASHLAB_SEED, SQUASHLAB_RUNS, SQUASHLAB_SECONDS, SQUASHLAB_PCT_DEPTH,
-// SQUASHLAB_PREEMPTION_BOUND, and Bazel's TEST_TOTAL_SHARDS /
+// SQUASHLAB_PREEMPTION_BOUND, SQUASHLAB_POR (0/1), and Bazel's TEST_TOTAL_SHARDS /
 // TEST_SHARD_INDEX (see shard.h).
 ExploreOptions ExploreOptionsFromEnv(ExploreOptions base);
 
