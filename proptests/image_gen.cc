@@ -95,25 +95,25 @@ rc::Gen<ImageSpec> GenImageSpec() {
     spec.comp = Pick<std::string>({"gzip", "xz", "lz4", "zstd", "lzo"});
     spec.block_size = Pick<uint32_t>({131072, 4096, 8192, 16384, 32768, 65536});
     for (const char* f : {"-no-fragments", "-always-use-fragments", "-noD", "-noF"}) {
-      if (*rc::gen::inRange(0, 5) == 4) spec.flags.push_back(f);  // shrinks to without
+      if (Uniform(0, 5) == 4) spec.flags.push_back(f);  // shrinks to without
     }
-    const int n = *rc::gen::inRange(1, 4);
+    const int n = Uniform(1, 4);
     const int64_t b = spec.block_size;
     for (int i = 0; i < n; i++) {
-      if (i > 0 && *rc::gen::inRange(0, 6) == 5) {
+      if (i > 0 && Uniform(0, 6) == 5) {
         spec.files.push_back(spec.files[0]);  // a duplicate: mksquashfs shares its blocks
         continue;
       }
       GenFile f;
       // Sizes on block and page boundaries, and anywhere in a block.
-      const int64_t blocks = *rc::gen::inRange(0, 4);
-      const int64_t delta = *rc::gen::inRange(0, 2) == 0
+      const int64_t blocks = Uniform(0, 4);
+      const int64_t delta = Uniform(0, 2) == 0
                                 ? Pick<int64_t>({1, 0, -1, 4095, 4096, 4097, -4096, -4097})
-                                : *rc::gen::inRange<int64_t>(0, b);
+                                : Uniform<int64_t>(0, b);
       f.size = static_cast<uint64_t>(std::max<int64_t>(i == 0 ? 1 : 0, blocks * b + delta));
       f.kind = Pick<ContentKind>(
           {ContentKind::kText, ContentKind::kMixed, ContentKind::kRandom, ContentKind::kZeros});
-      f.seed = *rc::gen::inRange<uint32_t>(0, 1000);
+      f.seed = Uniform<uint32_t>(0, 1000);
       spec.files.push_back(f);
     }
     return spec;

@@ -38,11 +38,19 @@ struct ImageSpec {
 
 void showValue(const ImageSpec& s, std::ostream& os);
 
-// One of `choices`, shrinking towards the first (rc::gen::element never
-// shrinks): list the simplest choice first.
+// A value in [lo, hi), uniform whatever the case's size (rc::gen::inRange
+// scales its range with the size: early cases would only ever take `lo`),
+// shrinking towards lo.
+template <typename T>
+T Uniform(T lo, T hi) {
+  return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<T>(lo, hi));
+}
+
+// One of `choices`, uniform, shrinking towards the first (rc::gen::element
+// never shrinks): list the simplest choice first.
 template <typename T>
 T Pick(const std::vector<T>& choices) {
-  return choices[*rc::gen::inRange<size_t>(0, choices.size())];
+  return choices[Uniform<size_t>(0, choices.size())];
 }
 
 // The bytes of a generated file.

@@ -34,7 +34,7 @@ StatusOr<std::shared_ptr<const ImageModel>> NamedImage(const std::string& name) 
 rc::Gen<std::string> GenDevicePlan(uint64_t sectors) {
   return rc::gen::exec([sectors] {
     std::vector<std::string> items;
-    auto maybe = [] { return *rc::gen::inRange(0, 3) == 2; };  // shrinks to "no"
+    auto maybe = [] { return Uniform(0, 3) == 2; };  // shrinks to "no"
     if (maybe()) items.push_back("eio=" + Pick<std::string>({"0.02", "0.1", "0.3"}));
     if (maybe()) {
       items.push_back("reada_drop=" + Pick<std::string>({"0.3", "1"}));
@@ -47,13 +47,13 @@ rc::Gen<std::string> GenDevicePlan(uint64_t sectors) {
     }
     if (maybe()) items.push_back("reorder=" + Pick<std::string>({"0.3", "1"}));
     if (maybe() && sectors > 0) {
-      const uint64_t first = *rc::gen::inRange<uint64_t>(0, sectors);
+      const uint64_t first = Uniform<uint64_t>(0, sectors);
       const uint64_t len = Pick<uint64_t>({0, 1, 7, 64});
       items.push_back("eio@sector=" + std::to_string(first) +
                       (len ? "-" + std::to_string(first + len) : ""));
     }
     if (items.empty()) items.push_back("reorder=1");
-    if (maybe()) items.push_back("seed=" + std::to_string(*rc::gen::inRange(1, 100)));
+    if (maybe()) items.push_back("seed=" + std::to_string(Uniform(1, 100)));
     std::string plan;
     for (const auto& i : items) plan += (plan.empty() ? "" : ";") + i;
     return plan;
@@ -63,10 +63,10 @@ rc::Gen<std::string> GenDevicePlan(uint64_t sectors) {
 rc::Gen<ExtraReader> GenReader() {
   return rc::gen::exec([] {
     ExtraReader r;
-    r.file = *rc::gen::inRange<size_t>(0, 3);
-    r.random = *rc::gen::inRange(0, 4) == 3;
+    r.file = Uniform<size_t>(0, 3);
+    r.random = Uniform(0, 4) == 3;
     r.bs = Pick<size_t>({4096, 512, 1000, 8192, 16384, 65536, 131072});
-    r.start_permille = *rc::gen::inRange(0, 2) ? *rc::gen::inRange(0, 1000) : 0;
+    r.start_permille = Uniform(0, 2) ? Uniform(0, 1000) : 0;
     r.length_pages = Pick<int>({0, 1, 2, 3, 40});
     r.ra_pages = Pick<unsigned>({32, 0, 4, 64});
     return r;
@@ -179,7 +179,7 @@ rc::Gen<VariantCase> GenVariantCase() {
     c.spec.workload = Pick(workloads);
     const int nreaders = Pick<int>({0, 0, 1, 2});
     for (int i = 0; i < nreaders; i++) c.readers.push_back(*GenReader());
-    if (*rc::gen::inRange(0, 2) == 1) {
+    if (Uniform(0, 2) == 1) {
       c.spec.device = Pick<std::string>({"emmc-hs200", "kvm-hdb", "usb-stick", "qspi-flash", "nvme"}) +
                       Pick<std::string>({"", ",bs=512", ",bs=1024", ",bs=4096"});
     }
@@ -189,7 +189,7 @@ rc::Gen<VariantCase> GenVariantCase() {
     std::vector<std::string> named = {"eio", "reada"};
     if (c.image == "default" || (c.image == "generated" && c.generated.comp == "gzip"))
       named.push_back("bitflip");
-    const int kind = *rc::gen::inRange(0, c.spec.device.empty() ? 4 : 6);
+    const int kind = Uniform(0, c.spec.device.empty() ? 4 : 6);
     if (kind >= 2) c.spec.faults = Pick(named);  // else half the cases: none
     if (kind >= 4) c.spec.faults = *GenDevicePlan(sectors);
     c.strategy = Pick<std::string>({"pct", "random"});
