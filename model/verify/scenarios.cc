@@ -224,6 +224,14 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
     dev = *o;
   }
   if (image->files.empty()) return Status::InvalidArgument("image has no regular file");
+  // A read may end in EIO only under a plan that can fail a bio (or flip a
+  // bit the codec notices); delays and reordering must not cost a byte.
+  bool eio_possible = named_plan;
+  if (dev) {
+    const FaultPlan& f = dev->faults;
+    eio_possible |= f.eio > 0 || !f.eio_sectors.empty() || f.reada_drop > 0 ||
+                    f.short_completion > 0 || f.flip > 0 || !f.flip_sectors.empty();
+  }
   Scenario sc;
   sc.name = spec.Name();
   sc.config.ncpus = 2;
@@ -233,7 +241,7 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
   // The device's medium when no fault rewrites it: shared by every run.
   std::shared_ptr<const ImageBytes> pristine;
   if (dev) pristine = ImageBytes::FromBuffer(image->bytes);
-  sc.setup = [spec, rp, dc, image, dev, pristine, observe](Kernel& k) {
+  sc.setup = [spec, rp, dc, image, dev, pristine, observe, eio_possible](Kernel& k) {
     std::vector<uint8_t> medium = Medium(*image, spec.faults, k.config().seed);
     SquashfsMount* m = nullptr;
     BlockDevice* device = nullptr;
@@ -245,7 +253,7 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
       m = squashfs_mount(k, *image, rp, dc, std::move(medium));
       InstallFaults(k, m, spec.faults);
     }
-    SpawnWorkload(k, m, *image, spec.workload, !spec.faults.empty());
+    SpawnWorkload(k, m, *image, spec.workload, eio_possible);
     if (observe) observe(k, m, device);
   };
   return sc;

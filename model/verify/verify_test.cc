@@ -198,6 +198,11 @@ TEST(Verify, VariantsOnEmulatedDevices) {
           Scenarios(v, "single", {"rand"}, "eio=0.2;reada_drop=0.3;short=0.1", nullptr, dev), opt, 0);
       EXPECT_FALSE(f.found) << v << " on " << dev << " with faults\n"
                             << f.minimised.report.ToString();
+      // Late and reordered completions fail nothing: EIO would be a bug here.
+      CellResult d = ExploreScenarios(
+          Scenarios(v, "single", {"dd2"}, "delay=0.5;delay_us=300;reorder=0.5", nullptr, dev), opt, 0);
+      EXPECT_FALSE(d.found) << v << " on " << dev << " with delays\n"
+                            << d.minimised.report.ToString();
     }
   }
   opt.budget = 400;
