@@ -192,6 +192,9 @@ rc::Gen<VariantCase> GenVariantCase() {
     const int kind = Uniform(0, c.spec.device.empty() ? 4 : 6);
     if (kind >= 2) c.spec.faults = Pick(named);  // else half the cases: none
     if (kind >= 4) c.spec.faults = *GenDevicePlan(sectors);
+    // A debug kernel (KASAN, poisoning) or a production one (slab reuse
+    // with stale bytes): a correct read path is clean on both.
+    c.spec.kernel = Pick<std::string>({"", "prod"});
     c.strategy = Pick<std::string>({"pct", "random"});
     c.seed = *rc::gen::arbitrary<uint64_t>();
     return c;
