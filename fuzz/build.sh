@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # OSS-Fuzz / ClusterFuzzLite build script: compiles the reader (and the CLI's
-# extraction code) and every fuzz target directly with $CXX $CXXFLAGS, links
-# each with $LIB_FUZZING_ENGINE, and puts beside each binary in $OUT its
-# <target>_seed_corpus.zip (cut from mksquashfs images) and <target>.dict.
-# No Bazel. Needs: clang, mksquashfs, python3, zip, and the codec development
-# packages (zlib, zstd, lz4, liblzma, lzo2).
+# extraction code), the model (for schedule_fuzzer) and every fuzz target
+# directly with $CXX $CXXFLAGS, links each with $LIB_FUZZING_ENGINE, and puts
+# beside each binary in $OUT its <target>_seed_corpus.zip (cut from
+# mksquashfs images, or made by make_schedule_seeds.py) and <target>.dict.
+# No Bazel. Needs: clang, mksquashfs, python3, zip, xxd, and the codec and
+# Boost.Context development packages (zlib, zstd, lz4, liblzma, lzo2,
+# libboost-context). schedule_async2013_fuzzer is not emitted: it fuzzes a
+# variant with known bugs (a benchmark, fuzz/measure_schedule.sh), so
+# continuous fuzzing would only re-file them.
 # Test here: CC=clang-14 CXX=clang++-14 CFLAGS="-O1 -g -fsanitize=address,fuzzer-no-link" \
 #   CXXFLAGS="$CFLAGS" LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out fuzz/build.sh
 set -euo pipefail
@@ -28,6 +32,28 @@ for src in $reader_srcs $cli_srcs; do
   objs+=("$obj")
 done
 
+# 1b. The model, read-path variants, MM layer, hw_emul devices and verify
+# scenarios over the embedded image (as //model/verify:small_image builds
+# it), in an archive so each target links only what it uses. fuzz/compat
+# supplies std::source_location to clang 14 (a no-op on newer clang).
+compat="-isystem fuzz/compat -include fuzz/compat/clang14_source_location.h"
+tree=$work/small_tree
+rm -rf "$tree"
+python3 model/verify/make_small_tree.py "$tree"
+mksquashfs "$tree" "$work/small.sqfs" -quiet -no-progress -noappend -b 8192 -comp gzip -tailends \
+  -mkfs-time 1577934245 -all-root >/dev/null
+model/verify/embed.sh "$work/small.sqfs" "$work/small_image.cc" EmbeddedSmallImage
+model_srcs=$(ls model/*.cc model/variants/*.cc model/mm/*.cc hw_emul/*.cc |
+  grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
+model_objs=()
+for src in $model_srcs model/verify/scenarios.cc "$work/small_image.cc"; do
+  obj=$work/obj/model_$(basename "$(dirname "$src")")_$(basename "$src").o
+  $CXX $CXXFLAGS $std $compat -c "$src" -o "$obj"
+  model_objs+=("$obj")
+done
+rm -f "$work/libmodel.a"
+ar rcs "$work/libmodel.a" "${model_objs[@]}"
+
 # 2. One binary per target.
 build_target() {  # NAME SOURCE [extra flags...]
   local name=$1 src=$2
@@ -43,10 +69,16 @@ for codec in gzip lzma lzo xz lz4 zstd; do
   build_target "decompress_${codec}_fuzzer" fuzz/decompress_fuzzer.cc -DSQUASHLAB_FUZZ_CODEC=$codec_id
   codec_id=$((codec_id + 1))
 done
+for src in fuzz/schedule_fuzzer.cc fuzz/schedule_case.cc; do
+  $CXX $CXXFLAGS $std $compat -c "$src" -o "$work/obj/$(basename "$src").o"
+done
+$CXX $CXXFLAGS "$work/obj/schedule_fuzzer.cc.o" "$work/obj/schedule_case.cc.o" "$work/libmodel.a" \
+  "${objs[@]}" $LIB_FUZZING_ENGINE $libs -lboost_context -o "$OUT/schedule_fuzzer"
 
 # 3. Seed corpora: seed_maker is built without sanitizers or fuzzing flags.
 $CXX $std -O1 $reader_srcs fuzz/seed_maker.cc $libs -o "$work/plain/seed_maker"
 fuzz/make_seeds.sh fuzz/make_seed_tree.py "$work/plain/seed_maker" "$OUT"
+python3 fuzz/make_schedule_seeds.py "$OUT/schedule_fuzzer_seed_corpus.zip"
 
 # 4. Dictionaries.
 for t in image extract superblock metadata inode directory tables; do
@@ -55,4 +87,5 @@ done
 for codec in gzip lzma lzo xz lz4 zstd; do
   cp fuzz/dicts/decompress.dict "$OUT/decompress_${codec}_fuzzer.dict"
 done
+cp fuzz/dicts/schedule.dict "$OUT/schedule_fuzzer.dict"
 echo "build.sh: $(ls "$OUT" | grep -c '_fuzzer$') targets in $OUT"

@@ -36,14 +36,15 @@ case $target in schedule_*) seeds=//fuzz:schedule_seed_corpus ;; esac
 bazel --output_base="$base" build "${flags[@]}" "//fuzz:$target" "$seeds" \
   2>&1 | grep -vE 'Cannot export local symbol|^INFO|^\[' || true
 bin=$(bazel --output_base="$base" info "${flags[@]}" bazel-bin 2>/dev/null)/fuzz
-max_len=262144 seed_zip=${target}_seed_corpus.zip regression=(fuzz/regression)
+max_len=262144 seed_zip=${target}_seed_corpus.zip regression=(fuzz/regression) len_control=()
 case $target in
   decompress_*) dict=fuzz/dicts/decompress.dict ;;
   # 8 header bytes + one byte per choice point (runs have up to ~750).
   # schedule_fuzzer also starts from async-2013's findings (same layout);
   # for schedule_async2013_fuzzer they are known crashes, so it does not.
+  # -len_control=0: bytes past a run's last choice point are unused anyway.
   schedule_*) dict=fuzz/dicts/schedule.dict max_len=1024 seed_zip=schedule_fuzzer_seed_corpus.zip
-    regression=()
+    regression=() len_control=(-len_control=0)
     [ "$target" = schedule_fuzzer ] && regression=(fuzz/regression/schedule_async2013_fuzzer) ;;
   *) dict=fuzz/dicts/squashfs.dict ;;
 esac
@@ -58,7 +59,7 @@ extra=()
 log=$dir/fuzz.log
 set +e
 "$bin/$target" "$dir/corpus" "${regression[@]}" -dict="$dict" -max_total_time="$time" \
-  -rss_limit_mb=2048 -timeout=25 -max_len="$max_len" \
+  -rss_limit_mb=2048 -timeout=25 -max_len="$max_len" "${len_control[@]}" \
   -artifact_prefix="$dir/artifacts/" -print_final_stats=1 "${extra[@]}" 2>&1 | tee "$log" |
   grep -E '^#[0-9]+.*(pulse|DONE|REDUCE|NEW)|ERROR|SUMMARY|stat::' | tail -n 40
 set -e

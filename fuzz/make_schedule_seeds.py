@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Writes the schedule fuzzer's seed corpus (a zip) to argv[1].
 
-Each seed is the 8-byte header of schedule_case.h (variant, decompressor,
-workload, fault plan, seed) and a tail of choice bytes: none (the
+Each seed is the 9-byte header of schedule_case.h (variant, decompressor,
+workload, fault plan, device, seed) and a tail of choice bytes: none (the
 non-preemptive run), a sparse tail (a preemption now and then), or a dense
 random one (a preemption at most choice points, like the random strategy).
-The header bytes walk every workload x fault plan and spread the variants
-and decompressors over them. Deterministic: fixed PRNG and zip timestamps.
+The header bytes walk every workload x fault plan and spread the variants,
+decompressors and devices (half the seeds on the RAM disk) over them. Deterministic: fixed PRNG and zip timestamps.
 """
 import random
 import struct
@@ -21,7 +21,11 @@ def main():
         for faults in range(4):
             variant = (workload + faults) % 6
             decomp = (workload + 2 * faults) % 4
-            header = bytes([variant, decomp, workload, faults]) + struct.pack("<I", workload * 4 + faults)
+            # Device 0 (RAM disk) for half; else a profile, with device faults.
+            n = workload * 4 + faults
+            device = 0 if n % 2 == 0 else 1 + (n * 7) % 15
+            fault_byte = faults | ((n % 8) << 2 if device else 0)
+            header = bytes([variant, decomp, workload, fault_byte, device]) + struct.pack("<I", n)
             sparse = bytes(rng.randrange(1, 4) if rng.random() < 0.05 else 0 for _ in range(512))
             dense = bytes(rng.randrange(0, 4) for _ in range(512))
             name = "w%d_f%d" % (workload, faults)

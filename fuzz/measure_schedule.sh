@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Time to first finding of schedule_async2013_fuzzer, per report class:
-# for each class and each libFuzzer seed, run from an empty corpus with
-# SQUASHLAB_SCHEDULE_CLASS=<class> until the first crash (or --time), and
-# print executions and seconds to it, then the median over the seeds that
-# found it. With --keep, the first finding of each class is minimised (the
+# for each class and each libFuzzer seed, run from the seed corpus (or with
+# --empty from nothing) with SQUASHLAB_SCHEDULE_CLASS=<class> until the
+# first crash (or --time), and print executions and seconds to it (seed
+# inputs included), then the median over the seeds that found it.
+# -len_control=0: a schedule input is useful at full length from the start
+# (bytes past the run's last choice point are simply unused). With --keep, the first finding of each class is minimised (the
 # class pinned, so it stays that class) into
 # fuzz/regression/schedule_async2013_fuzzer/<class>-<sha1> and listed in its
 # manifest.txt (checked by //fuzz:schedule_regression_test).
-# usage: fuzz/measure_schedule.sh [--seeds N] [--time S] [--keep] [CLASS...]
+# usage: fuzz/measure_schedule.sh [--seeds N] [--time S] [--keep] [--empty] [CLASS...]
 #   CLASS: a ReportKindName (hung-task, use-after-free, brelse-free-buffer,
 #   null-dereference, work-freed-active, ...) or "any"; default: those five.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seeds=5 time=120 keep=0 classes=()
+seeds=5 time=120 keep=0 empty=0 classes=()
 while [ $# -gt 0 ]; do
   case $1 in
     --seeds) seeds=$2; shift 2 ;;
     --time) time=$2; shift 2 ;;
     --keep) keep=1; shift ;;
+    --empty) empty=1; shift ;;
     *) classes+=("$1"); shift ;;
   esac
 done
@@ -28,8 +31,10 @@ compat=$PWD/fuzz/compat
 flags=(--config=fuzz --symlink_prefix=/
   "--repo_env=BAZEL_CXXOPTS=-std=c++20:-isystem$compat:-include$compat/clang14_source_location.h")
 base=${SQUASHLAB_FUZZ_OUTPUT_BASE:-/root/.cache/bazel-fuzz}
-bazel --output_base="$base" build "${flags[@]}" "//fuzz:$target" 2>&1 | grep -E '^ERROR' || true
-bin=$(bazel --output_base="$base" info "${flags[@]}" bazel-bin 2>/dev/null)/fuzz/$target
+bazel --output_base="$base" build "${flags[@]}" "//fuzz:$target" //fuzz:schedule_seed_corpus 2>&1 |
+  grep -E '^ERROR' || true
+bindir=$(bazel --output_base="$base" info "${flags[@]}" bazel-bin 2>/dev/null)/fuzz
+bin=$bindir/$target
 regdir=fuzz/regression/$target
 work=$(mktemp -d /tmp/measure_schedule.XXXXXX)
 median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "-"; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
@@ -41,9 +46,10 @@ for class in "${classes[@]}"; do
   for s in $(seq 1 "$seeds"); do
     run=$work/$class.$s
     mkdir -p "$run/corpus"
+    [ "$empty" = 1 ] || unzip -qo "$bindir/schedule_fuzzer_seed_corpus.zip" -d "$run/corpus"
     t0=$(date +%s.%N)
     SQUASHLAB_SCHEDULE_CLASS=$want "$bin" "$run/corpus" -seed="$s" -max_total_time="$time" \
-      -max_len=1024 -dict=fuzz/dicts/schedule.dict -rss_limit_mb=2048 -timeout=25 \
+      -max_len=1024 -len_control=0 -dict=fuzz/dicts/schedule.dict -rss_limit_mb=2048 -timeout=25 \
       -artifact_prefix="$run/" -print_final_stats=1 >"$run/log" 2>&1 || true
     t1=$(date +%s.%N)
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$run/log" | grep -o '[0-9]*$' || echo 0)
@@ -69,7 +75,7 @@ for class in "${classes[@]}"; do
     SQUASHLAB_SCHEDULE_CLASS=$want "$bin" -minimize_crash=1 -runs=5000 \
       -exact_artifact_path="$min" "$first" >/dev/null 2>&1 || cp "$first" "$min"
     [ -s "$min" ] || cp "$first" "$min"
-    kind=$("$bin" "$min" 2>&1 | grep -m1 '^class: ' | cut -d' ' -f2)
+    kind=$({ "$bin" "$min" 2>&1 || true; } | grep -m1 "^class: " | cut -d" " -f2 || true)
     name=$kind-$(sha1sum "$min" | cut -c1-12)
     cp "$min" "$regdir/$name"
     grep -q "^$name " "$regdir/manifest.txt" 2>/dev/null || echo "$name $kind" >>"$regdir/manifest.txt"

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "hw_emul/profile.h"
 #include "model/bytes_strategy.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
@@ -36,6 +37,14 @@ std::vector<std::string> FaultChoices() {
   return plans;
 }
 
+// The named plans in hw_emul's grammar, for composing with device faults
+// (the rates scenarios.cc uses for them on a device).
+const char* DeviceGrammar(const std::string& named) {
+  if (named == "eio") return "eio=0.167";
+  if (named == "reada") return "reada_drop=0.333";
+  return "";
+}
+
 [[noreturn]] void HarnessBug(const std::string& what) {
   std::fprintf(stderr, "schedule_case: %s\n", what.c_str());
   std::abort();
@@ -50,18 +59,43 @@ std::vector<std::string> CorrectVariants() {
   return names;
 }
 
+const std::vector<std::string>& Devices() {
+  static const std::vector<std::string> devices = [] {
+    std::vector<std::string> d = {""};
+    for (const DeviceProfile& p : AllProfiles())
+      for (const char* bs : {",bs=512", "", ",bs=4096"}) d.push_back(std::string(p.name) + bs);
+    return d;
+  }();
+  return devices;
+}
+
+std::string DeviceFaults(uint8_t b, const std::string& device) {
+  static const std::vector<std::string> named = FaultChoices();
+  const std::string& base = Choose(named, b & 3);
+  // bitflip stays the medium's one flip in a compressed range (where a codec
+  // can notice it): hw_emul's flip= may hit uncompressed bytes, which no
+  // read path could tell from good data.
+  if (device.empty() || (b & 0x1c) == 0 || base == "bitflip") return base;
+  std::string plan = DeviceGrammar(base);
+  auto add = [&plan](const char* item) { plan += (plan.empty() ? "" : ";") + std::string(item); };
+  if (b & 0x04) add("delay=0.25;delay_us=200");
+  if (b & 0x08) add("reorder=0.25");
+  if (b & 0x10) add("short=0.125");
+  return plan;
+}
+
 ScheduleCase DecodeScheduleCase(const uint8_t* data, size_t size,
                                 const std::vector<std::string>& variants) {
   static const std::vector<std::string> decomps = Decompressors();
   static const std::vector<std::string> workloads = WorkloadNames();
-  static const std::vector<std::string> faults = FaultChoices();
   auto at = [&](size_t i) -> uint8_t { return i < size ? data[i] : 0; };
   ScheduleCase c;
   c.spec.variant = Choose(variants, at(0));
   c.spec.decomp = Choose(decomps, at(1));
   c.spec.workload = Choose(workloads, at(2));
-  c.spec.faults = Choose(faults, at(3));
-  for (size_t i = 0; i < 4; i++) c.seed |= static_cast<uint64_t>(at(4 + i)) << (8 * i);
+  c.spec.device = Choose(Devices(), at(4));
+  c.spec.faults = DeviceFaults(at(3), c.spec.device);
+  for (size_t i = 0; i < 4; i++) c.seed |= static_cast<uint64_t>(at(5 + i)) << (8 * i);
   if (size > kScheduleHeaderSize) c.choices.assign(data + kScheduleHeaderSize, data + size);
   return c;
 }

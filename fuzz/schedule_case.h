@@ -4,14 +4,19 @@
 //   byte 0   read-path variant, an index into the fuzzed variants
 //   byte 1   decompressor strategy, an index into AllDecompressors()
 //   byte 2   workload, an index into Workloads()
-//   byte 3   fault plan: 0 none, then FaultPlans() in order (modulo)
-//   4..7     the run's seed (little-endian; fault plans draw from it)
-//   8..      one byte per choice point of the explore executor
+//   byte 3   fault plan: bits 0-1 none / eio / reada / bitflip; on an
+//            hw_emul device bits 2-4 add late completions (delay),
+//            reordered completions and short transfers to none, eio and
+//            reada (DeviceFaults())
+//   byte 4   device: 0 the RAM disk, else an hw_emul profile with a
+//            logical block size of 1024, 512 or 4096 (Devices())
+//   5..8     the run's seed (little-endian; fault plans draw from it)
+//   9..      one byte per choice point of the explore executor
 //            (BytesStrategy: 0 keeps the current task, k preempts it for
 //            the k-th enabled task after it; past the end: no preemption)
 // The run is an ordinary explore run of the verify scenario
-// "variant/decomp/workload[/faults]" over the embedded image, so a finding
-// is also a replay token for `squashlab repro`.
+// "variant/decomp/workload[/faults[/device]]" over the embedded image, so a
+// finding is also a replay token for `squashlab repro`.
 #ifndef SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
 #define SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
 
@@ -25,7 +30,7 @@
 
 namespace squashlab::fuzz {
 
-inline constexpr size_t kScheduleHeaderSize = 8;
+inline constexpr size_t kScheduleHeaderSize = 9;
 // The variant that carries the 2013 patch's bugs on purpose.
 inline constexpr const char* kKnownBuggyVariant = "async-2013";
 
@@ -37,6 +42,11 @@ struct ScheduleCase {
 
 // Every registered variant but kKnownBuggyVariant, in registry order.
 std::vector<std::string> CorrectVariants();
+// "" (the RAM disk), then every hw_emul profile x ",bs=512", "", ",bs=4096".
+const std::vector<std::string>& Devices();
+// The fault plan of byte 3 on `device`: a named plan ("", eio, reada,
+// bitflip), or on a device with bits 2-4 set an hw_emul plan string.
+std::string DeviceFaults(uint8_t b, const std::string& device);
 
 // REQUIRES: `variants` is not empty.
 ScheduleCase DecodeScheduleCase(const uint8_t* data, size_t size,

@@ -74,17 +74,40 @@ TEST(ScheduleRegression, TheSameBytesRunCleanOnAsyncFixed) {
 
 TEST(ScheduleCase, DecodesTheDocumentedLayout) {
   const std::vector<std::string> variants = {"a", "b", "c"};
-  const uint8_t bytes[] = {4, 1, 3, 1, 0x78, 0x56, 0x34, 0x12, 0, 2, 1};
+  const uint8_t bytes[] = {4, 1, 3, 1, 0, 0x78, 0x56, 0x34, 0x12, 0, 2, 1};
   ScheduleCase c = DecodeScheduleCase(bytes, sizeof(bytes), variants);
   EXPECT_EQ(c.spec.variant, "b");
   EXPECT_EQ(c.spec.decomp, "multi");
   EXPECT_EQ(c.spec.workload, "rand");
   EXPECT_EQ(c.spec.faults, "eio");
+  EXPECT_EQ(c.spec.device, "");
   EXPECT_EQ(c.seed, 0x12345678u);
   EXPECT_EQ(c.choices, (std::vector<uint8_t>{0, 2, 1}));
   ScheduleCase empty = DecodeScheduleCase(nullptr, 0, variants);
   EXPECT_EQ(empty.spec.Name(), "a/single/dd");
   EXPECT_TRUE(empty.choices.empty());
+}
+
+TEST(ScheduleCase, DeviceBytesPickProfilesAndComposeDeviceFaults) {
+  ASSERT_GE(Devices().size(), 4u);
+  EXPECT_EQ(Devices()[0], "");
+  EXPECT_EQ(Devices()[1].find(",bs=512"), Devices()[1].size() - 7);
+  EXPECT_EQ(Devices()[2].find(','), std::string::npos);
+  // On the RAM disk bits 2-4 are ignored; on a device they add faults.
+  EXPECT_EQ(DeviceFaults(0x1d, ""), "eio");
+  EXPECT_EQ(DeviceFaults(0x02, Devices()[2]), "reada");
+  EXPECT_EQ(DeviceFaults(0x1d, Devices()[2]),
+            "eio=0.167;delay=0.25;delay_us=200;reorder=0.25;short=0.125");
+  EXPECT_EQ(DeviceFaults(0x08, Devices()[2]), "reorder=0.25");
+  EXPECT_EQ(DeviceFaults(0x1f, Devices()[2]), "bitflip");  // never a device flip=
+  // Every decoded device scenario builds (RunScheduleCase would abort).
+  for (size_t d = 0; d < Devices().size(); d++) {
+    for (uint8_t f : {0x00, 0x03, 0x1f}) {
+      const uint8_t bytes[] = {0, 0, 5, f, static_cast<uint8_t>(d)};
+      ScheduleRun run = RunScheduleCase(DecodeScheduleCase(bytes, sizeof(bytes), {"sync-3.13"}));
+      EXPECT_FALSE(run.result.failed()) << FormatScheduleFinding(run);
+    }
+  }
 }
 
 TEST(ScheduleCase, CorrectVariantsAreAllButTheKnownBuggyOne) {
