@@ -23,19 +23,15 @@ std="-std=c++20 -I."
 
 reader_srcs=$(ls reader/*.cc | grep -v '_test\.cc$')
 cli_srcs=$(ls cli/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
+model_srcs=$(ls model/*.cc model/variants/*.cc model/mm/*.cc model/verify/*.cc hw_emul/*.cc |
+  grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
 
-# 1. The library objects, with the fuzzing flags.
-objs=()
-for src in $reader_srcs $cli_srcs; do
-  obj=$work/obj/$(echo "$src" | tr / _).o
-  $CXX $CXXFLAGS $std -c "$src" -o "$obj"
-  objs+=("$obj")
-done
-
-# 1b. The model, read-path variants, MM layer, hw_emul devices and verify
-# scenarios over the embedded image (as //model/verify:small_image builds
-# it), in an archive so each target links only what it uses. fuzz/compat
-# supplies std::source_location to clang 14 (a no-op on newer clang).
+# 1. The libraries (reader, CLI, and for schedule_fuzzer and the CLI's
+# verify/repro commands the model, variants, MM layer, hw_emul devices and
+# verify scenarios over the embedded image, made as
+# //model/verify:small_image makes it), with the fuzzing flags, in one
+# archive so that each target links only what it uses. fuzz/compat gives
+# clang 14 std::source_location (a no-op on newer clang).
 compat="-isystem fuzz/compat -include fuzz/compat/clang14_source_location.h"
 tree=$work/small_tree
 rm -rf "$tree"
@@ -43,23 +39,23 @@ python3 model/verify/make_small_tree.py "$tree"
 mksquashfs "$tree" "$work/small.sqfs" -quiet -no-progress -noappend -b 8192 -comp gzip -tailends \
   -mkfs-time 1577934245 -all-root >/dev/null
 model/verify/embed.sh "$work/small.sqfs" "$work/small_image.cc" EmbeddedSmallImage
-model_srcs=$(ls model/*.cc model/variants/*.cc model/mm/*.cc hw_emul/*.cc |
-  grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
-model_objs=()
-for src in $model_srcs model/verify/scenarios.cc "$work/small_image.cc"; do
-  obj=$work/obj/model_$(basename "$(dirname "$src")")_$(basename "$src").o
+objs=()
+for src in $reader_srcs $cli_srcs $model_srcs "$work/small_image.cc"; do
+  obj=$work/obj/$(echo "${src#"$work/"}" | tr / _).o
   $CXX $CXXFLAGS $std $compat -c "$src" -o "$obj"
-  model_objs+=("$obj")
+  objs+=("$obj")
 done
-rm -f "$work/libmodel.a"
-ar rcs "$work/libmodel.a" "${model_objs[@]}"
+rm -f "$work/libsquashlab.a"
+ar rcs "$work/libsquashlab.a" "${objs[@]}"
+libs="$libs -lboost_context"
 
 # 2. One binary per target.
 build_target() {  # NAME SOURCE [extra flags...]
   local name=$1 src=$2
   shift 2
-  $CXX $CXXFLAGS $std "$@" -c "$src" -o "$work/obj/$name.o"
-  $CXX $CXXFLAGS "$work/obj/$name.o" "${objs[@]}" $LIB_FUZZING_ENGINE $libs -o "$OUT/$name"
+  $CXX $CXXFLAGS $std $compat "$@" -c "$src" -o "$work/obj/$name.o"
+  $CXX $CXXFLAGS "$work/obj/$name.o" "$work/libsquashlab.a" $LIB_FUZZING_ENGINE $libs \
+    -o "$OUT/$name"
 }
 for t in image extract superblock metadata inode directory tables; do
   build_target "${t}_fuzzer" "fuzz/${t}_fuzzer.cc"
@@ -69,11 +65,10 @@ for codec in gzip lzma lzo xz lz4 zstd; do
   build_target "decompress_${codec}_fuzzer" fuzz/decompress_fuzzer.cc -DSQUASHLAB_FUZZ_CODEC=$codec_id
   codec_id=$((codec_id + 1))
 done
-for src in fuzz/schedule_fuzzer.cc fuzz/schedule_case.cc; do
-  $CXX $CXXFLAGS $std $compat -c "$src" -o "$work/obj/$(basename "$src").o"
-done
-$CXX $CXXFLAGS "$work/obj/schedule_fuzzer.cc.o" "$work/obj/schedule_case.cc.o" "$work/libmodel.a" \
-  "${objs[@]}" $LIB_FUZZING_ENGINE $libs -lboost_context -o "$OUT/schedule_fuzzer"
+$CXX $CXXFLAGS $std $compat -c fuzz/schedule_case.cc -o "$work/obj/schedule_case.o"
+$CXX $CXXFLAGS $std $compat -c fuzz/schedule_fuzzer.cc -o "$work/obj/schedule_fuzzer.o"
+$CXX $CXXFLAGS "$work/obj/schedule_fuzzer.o" "$work/obj/schedule_case.o" "$work/libsquashlab.a" \
+  $LIB_FUZZING_ENGINE $libs -o "$OUT/schedule_fuzzer"
 
 # 3. Seed corpora: seed_maker is built without sanitizers or fuzzing flags.
 $CXX $std -O1 $reader_srcs fuzz/seed_maker.cc $libs -o "$work/plain/seed_maker"

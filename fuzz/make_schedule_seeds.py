@@ -6,7 +6,8 @@ workload, fault plan, device, seed) and a tail of choice bytes: none (the
 non-preemptive run), a sparse tail (a preemption now and then), or a dense
 random one (a preemption at most choice points, like the random strategy).
 The header bytes walk every workload x fault plan and spread the variants,
-decompressors and devices (half the seeds on the RAM disk) over them. Deterministic: fixed PRNG and zip timestamps.
+decompressors, devices (half the seeds on the RAM disk) and kernels (a
+third on a production kernel) over them. Deterministic: fixed PRNG and zip timestamps.
 """
 import random
 import struct
@@ -25,6 +26,8 @@ def main():
             n = workload * 4 + faults
             device = 0 if n % 2 == 0 else 1 + (n * 7) % 15
             fault_byte = faults | ((n % 8) << 2 if device else 0)
+            if n % 3 == 2:
+                fault_byte |= 0x80  # a production kernel
             header = bytes([variant, decomp, workload, fault_byte, device]) + struct.pack("<I", n)
             sparse = bytes(rng.randrange(1, 4) if rng.random() < 0.05 else 0 for _ in range(512))
             dense = bytes(rng.randrange(0, 4) for _ in range(512))

@@ -95,6 +95,7 @@ ScheduleCase DecodeScheduleCase(const uint8_t* data, size_t size,
   c.spec.workload = Choose(workloads, at(2));
   c.spec.device = Choose(Devices(), at(4));
   c.spec.faults = DeviceFaults(at(3), c.spec.device);
+  if (at(3) & 0x80) c.spec.kernel = "prod";
   for (size_t i = 0; i < 4; i++) c.seed |= static_cast<uint64_t>(at(5 + i)) << (8 * i);
   if (size > kScheduleHeaderSize) c.choices.assign(data + kScheduleHeaderSize, data + size);
   return c;
@@ -117,11 +118,17 @@ ScheduleRun RunScheduleCase(const ScheduleCase& c, bool trace) {
   return run;
 }
 
-std::string FormatScheduleFinding(const ScheduleRun& run) {
+std::string FormatScheduleFinding(const ScheduleRun& run, const Report* focus) {
   const RunResult& r = run.result;
+  const Report& report = focus != nullptr ? *focus : r.report;
   std::string token = r.Token(run.scenario).ToString();
-  std::string out = r.report.ToString();
-  out += "class: " + std::string(ReportKindName(r.report.kind)) + "\n";
+  std::string out = report.ToString();
+  out += "class: " + std::string(ReportKindName(report.kind)) + "\n";
+  if (r.reports.size() > 1) {
+    out += "all reports of the run:";
+    for (const Report& x : r.reports) out += std::string(" ") + ReportKindName(x.kind);
+    out += "\n";
+  }
   out += "scenario: " + run.scenario + "\nseed: " + std::to_string(r.seed) + "\n";
   out += std::to_string(r.preemptions) + " preemptions, " + std::to_string(r.steps) +
          " steps, " + std::to_string(run.consumed) + " choice bytes used\n";

@@ -7,7 +7,8 @@
 //   byte 3   fault plan: bits 0-1 none / eio / reada / bitflip; on an
 //            hw_emul device bits 2-4 add late completions (delay),
 //            reordered completions and short transfers to none, eio and
-//            reada (DeviceFaults())
+//            reada (DeviceFaults()); bit 7: a production kernel ("prod":
+//            slab reuse, no KASAN/ODEBUG) instead of a debug one
 //   byte 4   device: 0 the RAM disk, else an hw_emul profile with a
 //            logical block size of 1024, 512 or 4096 (Devices())
 //   5..8     the run's seed (little-endian; fault plans draw from it)
@@ -15,7 +16,7 @@
 //            (BytesStrategy: 0 keeps the current task, k preempts it for
 //            the k-th enabled task after it; past the end: no preemption)
 // The run is an ordinary explore run of the verify scenario
-// "variant/decomp/workload[/faults[/device]]" over the embedded image, so a
+// "variant/decomp/workload[/faults[/device[/kernel]]]" over the embedded image, so a
 // finding is also a replay token for `squashlab repro`.
 #ifndef SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
 #define SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
@@ -64,8 +65,9 @@ struct ScheduleRun {
 ScheduleRun RunScheduleCase(const ScheduleCase& c, bool trace = false);
 
 // The finding as the fuzzer prints it: report, scenario, seed, replay token
-// and the squashlab repro command line.
-std::string FormatScheduleFinding(const ScheduleRun& run);
+// and the squashlab repro command line; `focus` (one of the run's reports)
+// is the one printed, by default the first.
+std::string FormatScheduleFinding(const ScheduleRun& run, const Report* focus = nullptr);
 
 }  // namespace squashlab::fuzz
 

@@ -23,7 +23,6 @@
 
 namespace {
 
-using squashlab::ReportKind;
 using squashlab::ReportKindName;
 
 const std::vector<std::string>& FuzzedVariants() {
@@ -35,13 +34,17 @@ const std::vector<std::string>& FuzzedVariants() {
   return variants;
 }
 
-bool Counts(ReportKind kind) {
+// The report that makes this run a finding, or nullptr. A run goes on after
+// warnings, so the class wanted may follow other reports.
+const squashlab::Report* Finding(const squashlab::RunResult& r) {
 #ifdef SQUASHLAB_SCHEDULE_BUGGY
   static const char* want = std::getenv("SQUASHLAB_SCHEDULE_CLASS");
-  return want == nullptr || *want == '\0' || std::string(ReportKindName(kind)) == want;
+  if (want == nullptr || *want == '\0') return &r.report;
+  for (const squashlab::Report& x : r.reports)
+    if (std::string(ReportKindName(x.kind)) == want) return &x;
+  return nullptr;
 #else
-  (void)kind;
-  return true;  // every report in a correct variant is a finding
+  return &r.report;  // every report in a correct variant is a finding
 #endif
 }
 
@@ -62,8 +65,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(run.result.completed);
     return 0;
   }
-  if (!Counts(run.result.report.kind)) return 0;
+  const squashlab::Report* finding = Finding(run.result);
+  if (finding == nullptr) return 0;
   std::fprintf(stderr, "==schedule_fuzzer== finding in %s\n%s", run.scenario.c_str(),
-               FormatScheduleFinding(run).c_str());
+               FormatScheduleFinding(run, finding).c_str());
   std::abort();
 }
