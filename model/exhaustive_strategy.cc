@@ -11,6 +11,8 @@ void ExhaustiveStrategy::BeginRun(uint64_t) {
   preemptions_ = 0;
   log_.clear();
   windows_.clear();
+  siblings_.clear();
+  chunk_ = Chunk{};
 }
 
 bool ExhaustiveStrategy::Allowed(const Frame& f, int choice) const {
@@ -48,28 +50,43 @@ int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current, bool 
   int choice = f.order[f.idx];
   if (current_enabled && choice != current) {
     preemptions_++;
-    if (por_) windows_.push_back(Window{current, log_.size()});
+    if (por_) windows_.push_back(Passed{current, log_.size()});
+  }
+  if (por_) {
+    for (size_t i = 0; i < f.idx; i++)
+      if (f.order[i] != current) siblings_.push_back(Passed{f.order[i], log_.size()});
   }
   return choice;
 }
 
-bool ExhaustiveStrategy::UselessPreemption(const Window& w, const LoggedStep& s,
-                                           bool gates_more) const {
-  if (s.fp.all || gates_more) return false;
-  for (size_t i = w.from; i < log_.size(); i++) {
+// Whether s depends on no step of log_[from, to).
+bool ExhaustiveStrategy::Independent(size_t from, size_t to, const LoggedStep& s) const {
+  if (s.fp.all || s.gates_more) return false;
+  for (size_t i = from; i < to; i++) {
     const LoggedStep& x = log_[i];
-    if (Conflict(s.fp, x.fp) || (s.spawned && x.spawned)) return false;
+    if (Conflict(s.fp, x.fp) || (s.created && x.created)) return false;
   }
   return true;
 }
 
-bool ExhaustiveStrategy::OnStep(int task, const char* op, uint64_t arg, bool spawned,
-                                bool gates_more) {
+// Rule 2: the chunk just ended (its task blocked or finished).
+bool ExhaustiveStrategy::UselessChunk() const {
+  for (size_t from : chunk_.froms) {
+    bool independent = true;
+    for (size_t i = chunk_.start; i < log_.size() && independent; i++)
+      independent = Independent(from, chunk_.start, log_[i]);
+    if (independent) return true;
+  }
+  return false;
+}
+
+bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
   if (!por_) return true;
-  LoggedStep s{task, spawned, FootprintOf(op, arg)};
+  LoggedStep s{step.task, step.created, step.gates_more, FootprintOf(step)};
+  // Rule 1: t resumes after its preemption.
   for (size_t i = 0; i < windows_.size(); i++) {
-    if (windows_[i].task != task) continue;
-    const bool useless = UselessPreemption(windows_[i], s, gates_more);
+    if (windows_[i].task != step.task) continue;
+    const bool useless = Independent(windows_[i].from, log_.size(), s);
     windows_.erase(windows_.begin() + static_cast<long>(i));
     if (useless) {
       pruned_++;
@@ -77,7 +94,29 @@ bool ExhaustiveStrategy::OnStep(int task, const char* op, uint64_t arg, bool spa
     }
     break;
   }
+  // Rule 2: a chunk runs on only while its task keeps running.
+  if (chunk_.task >= 0 && chunk_.task != step.task) chunk_ = Chunk{};
+  if (chunk_.task < 0) {
+    for (size_t i = 0; i < siblings_.size();) {
+      if (siblings_[i].task != step.task) {
+        i++;
+        continue;
+      }
+      chunk_.task = step.task;
+      chunk_.start = log_.size();
+      chunk_.froms.push_back(siblings_[i].from);
+      siblings_.erase(siblings_.begin() + static_cast<long>(i));
+    }
+  }
   log_.push_back(s);
+  if (chunk_.task == step.task && step.stopped) {
+    const bool useless = UselessChunk();
+    chunk_ = Chunk{};
+    if (useless) {
+      pruned_++;
+      return false;
+    }
+  }
   return true;
 }
 

@@ -4,16 +4,30 @@
 // the recorded prefix and takes the next untried alternative at the deepest
 // choice point that still has one.
 //
-// With partial-order reduction (`por`), a run is abandoned as soon as one
-// of its preemptions is shown useless: task t was preempted before step s,
-// the other tasks ran a window W, and when t resumes, s conflicts with no
-// step of W (exhaustive_strategy_por.h), creates no task while W did, and
-// changes no gating state. Then s commutes with W, so the run is equivalent
-// to the one where t ran s first and was preempted just after it — with no
-// more preemptions, and in the same depth-first tree, where it is explored
-// (or itself abandoned for a later, equivalent preemption: each step of
-// the argument moves a preemption later, so it ends). Every state and
-// report the full search reaches within the bound is reached.
+// With partial-order reduction (`por`), a run is abandoned as soon as it is
+// shown equivalent (the same steps, dependent ones in the same order) to a
+// run that comes earlier in the depth-first order and has no more
+// preemptions — so it was explored, or itself abandoned for an earlier one
+// (the order is well-founded). Two rules, with the dependency relation of
+// exhaustive_strategy_por.h (a step that creates tasks or numbered objects
+// also depends on every other such step: ids follow creation order):
+//
+// 1. Preemption. Task t was preempted before step s; the others ran a
+//    window W; when t resumes, s depends on no step of W and turns neither
+//    preemption nor interrupts off (which would gate W's tasks of its CPU;
+//    waking or ungating only leaves W's steps enabled). Then running s
+//    first and preempting t just after it (the same node's first child) is
+//    equivalent, with no more preemptions.
+// 2. Passed-over sibling. At a node the run took child j while task x was
+//    child i < j (explored before; not the preempted task: rule 1). When x
+//    first runs, its steps up to where it blocks or finishes follow one
+//    another (its "chunk") and none depends on a step since the node, nor
+//    gates. Then running the chunk first at the node (child i), x blocking
+//    there (a free switch), then the same steps, is equivalent with the
+//    same preemptions.
+//
+// Every state and report the full search reaches within the bound is then
+// reached, under the premise stated in exhaustive_strategy_por.cc.
 #ifndef SQUASHLAB_MODEL_EXHAUSTIVE_STRATEGY_H_
 #define SQUASHLAB_MODEL_EXHAUSTIVE_STRATEGY_H_
 
@@ -37,7 +51,7 @@ class ExhaustiveStrategy : public Strategy {
   }
   void BeginRun(uint64_t) override;
   int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long) override;
-  bool OnStep(int task, const char* op, uint64_t arg, bool spawned, bool gates_more) override;
+  bool OnStep(const StepInfo& step) override;
   bool EndRun(long steps) override;
   // Runs so far (complete or abandoned), and of them the abandoned ones.
   long schedules() const { return schedules_; }
@@ -58,16 +72,25 @@ class ExhaustiveStrategy : public Strategy {
   };
   struct LoggedStep {
     int task;
-    bool spawned;
+    bool created;
+    bool gates_more;
     StepFootprint fp;
   };
-  // A preempted task and where its window starts in the step log.
-  struct Window {
+  // A task passed over at a node whose first step since is log_[from]: the
+  // preempted task (rule 1) or an earlier-explored sibling (rule 2).
+  struct Passed {
     int task;
     size_t from;
   };
+  // A passed-over task running its first steps since (rule 2).
+  struct Chunk {
+    int task = -1;
+    size_t start = 0;            // its first step in log_
+    std::vector<size_t> froms;   // the nodes it was passed over at
+  };
   bool Allowed(const Frame& f, int choice) const;
-  bool UselessPreemption(const Window& w, const LoggedStep& s, bool gates_more) const;
+  bool Independent(size_t from, size_t to, const LoggedStep& s) const;
+  bool UselessChunk() const;
 
   int bound_;
   bool por_;
@@ -80,7 +103,9 @@ class ExhaustiveStrategy : public Strategy {
   long pruned_ = 0;
   bool nondeterministic_ = false;
   std::vector<LoggedStep> log_;    // this run's steps (with por)
-  std::vector<Window> windows_;    // preempted tasks not yet resumed
+  std::vector<Passed> windows_;    // preempted tasks not yet resumed
+  std::vector<Passed> siblings_;   // passed-over siblings not yet run
+  Chunk chunk_;
 };
 
 }  // namespace squashlab

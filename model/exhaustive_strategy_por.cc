@@ -1,16 +1,25 @@
 // This file implements the footprints of the kernel API's scheduling points.
 //
 // Premise (the one CHESS makes for preempting only at synchronisation
-// operations): a step's accesses to shared state are either the operation
-// at its point, on the object named by the point's argument, or plain
-// accesses ordered by such operations (page data behind PG_locked /
-// SetPageUptodate, b_data behind unlock_buffer / wait_on_buffer, fields
-// behind a mutex or a wait). Code that races on plain memory between points
-// (b_private in the 2013 patch) is outside the premise: the reduction may
-// skip some of its interleavings, so `--no-por` keeps the full search.
+// operations): a step's accesses to shared state are
+// - the operation at its point, on the object the point names (pfn, block,
+//   bio id, mutex id, page-cache index) or on a global resource (this
+//   table);
+// - what the executor sees the step do: queue itself on a wait queue, wake
+//   one, create tasks or numbered objects, turn preemption off, end a
+//   workqueue item (ExploreExecutor reports these in StepInfo);
+// - plain accesses ordered by those operations (page data behind PG_locked
+//   and SetPageUptodate, b_data behind unlock_buffer and wait_on_buffer,
+//   fields behind a mutex, a work item's state behind queue_work).
+// Code that races on plain memory between points (b_private in the 2013
+// patch) is outside the premise: the reduction may skip some of its
+// interleavings (the full search stays available: ExploreOptions::por,
+// VerifyOptions::por). Operations this table does not know are dependent
+// with everything.
 #include "model/exhaustive_strategy_por.h"
 
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
 
 namespace squashlab {
@@ -30,10 +39,8 @@ struct Entry {
 // wait_event/wake_up, work items, completions, atomics,
 // READ_ONCE/WRITE_ONCE, preempt_disable/enable, delays, device threads.
 constexpr Entry kTable[] = {
-    // Page flags and references: the page only. Wait queues are hashed
-    // (one table for pages, buffers and work items: a wake-up may wake
-    // sleepers on other objects): lock/unlock and waits also touch the one
-    // global wait-queue object.
+    // Page flags, references and the lock: the page. (Sleeping on and
+    // waking the hashed wait queues is seen by the executor, per queue.)
     {"PageLocked", C::kPage, C::kNone},
     {"PageUptodate", C::kPage, C::kNone},
     {"SetPageUptodate", C::kPage, C::kNone},
@@ -54,9 +61,9 @@ constexpr Entry kTable[] = {
     {"trylock_page", C::kPage, C::kNone},
     {"__set_page_locked", C::kPage, C::kNone},
     {"__clear_page_locked", C::kPage, C::kNone},
-    {"lock_page", C::kPage, C::kWaitqueue},
-    {"unlock_page", C::kPage, C::kWaitqueue},
-    {"wait_on_page_locked", C::kPage, C::kWaitqueue},
+    {"lock_page", C::kPage, C::kNone},
+    {"unlock_page", C::kPage, C::kNone},
+    {"wait_on_page_locked", C::kPage, C::kNone},
     {"alloc_page", C::kNone, C::kPageAlloc},
     // The page cache, slot by slot (the argument is the index).
     {"find_get_page", C::kMapping, C::kNone},
@@ -73,9 +80,9 @@ constexpr Entry kTable[] = {
     {"put_bh", C::kBuffer, C::kNone},
     {"__brelse", C::kBuffer, C::kNone},
     {"submit_bh", C::kBuffer, C::kNone},
-    {"lock_buffer", C::kBuffer, C::kWaitqueue},
-    {"unlock_buffer", C::kBuffer, C::kWaitqueue},
-    {"wait_on_buffer", C::kBuffer, C::kWaitqueue},
+    {"lock_buffer", C::kBuffer, C::kNone},
+    {"unlock_buffer", C::kBuffer, C::kNone},
+    {"wait_on_buffer", C::kBuffer, C::kNone},
     // Bios by id; submitting one makes the device spawn its completion.
     {"bio_add_page", C::kBio, C::kNone},
     {"bio_endio", C::kBio, C::kNone},
@@ -100,7 +107,7 @@ constexpr Entry kTable[] = {
     // handed it (ordered by the spawn), and state shared by every task's
     // first step, such as the RAM disk's fault-plan draws in the
     // completion interrupt: all first steps conflict with one another.
-    {"start", C::kNone, C::kStart},
+    {"start", C::kNone, C::kNone},
 };
 
 const Entry* Lookup(const char* op) {
@@ -117,30 +124,59 @@ const Entry* Lookup(const char* op) {
 
 }  // namespace
 
-StepFootprint FootprintOf(const char* op, uint64_t arg) {
+void StepFootprint::Add(Class c, uint64_t identity) {
+  if (c == kNone) return;
+  if (n == 3) {
+    all = true;
+    return;
+  }
+  cls[n] = c;
+  id[n++] = identity;
+}
+
+StepFootprint FootprintOf(const StepInfo& step) {
   StepFootprint f;
-  const Entry* e = op ? Lookup(op) : nullptr;
+  const Entry* e = step.op ? Lookup(step.op) : nullptr;
   if (e == nullptr) {
     f.all = true;
     return f;
   }
-  if (e->by_arg != C::kNone) {
-    f.cls[f.n] = e->by_arg;
-    f.id[f.n++] = arg;
+  f.Add(e->by_arg, step.arg);
+  f.Add(e->global, 0);
+  if (e->op == std::string_view("start") && step.context == TaskContext::kInterrupt)
+    f.Add(C::kStart, 0);
+  if (step.finished && step.context == TaskContext::kWorkqueue) f.Add(C::kWork, 0);
+  for (const void* q : step.waited) {
+    if (f.nwaited == 2) f.many_queues = true;
+    else f.waited[f.nwaited++] = q;
   }
-  if (e->global != C::kNone) {
-    f.cls[f.n] = e->global;
-    f.id[f.n++] = 0;
+  for (const void* q : step.woke) {
+    if (f.nwoke == 2) f.many_queues = true;
+    else f.woke[f.nwoke++] = q;
   }
   return f;
 }
+
+namespace {
+
+// Whether a step that slept on `waited` and one that woke `woke` meet.
+bool Meet(const StepFootprint& sleeper, const StepFootprint& waker) {
+  if (sleeper.nwaited == 0 || waker.nwoke == 0) return false;
+  if (sleeper.many_queues || waker.many_queues) return true;
+  for (int i = 0; i < sleeper.nwaited; i++)
+    for (int j = 0; j < waker.nwoke; j++)
+      if (sleeper.waited[i] == waker.woke[j]) return true;
+  return false;
+}
+
+}  // namespace
 
 bool Conflict(const StepFootprint& a, const StepFootprint& b) {
   if (a.all || b.all) return true;
   for (int i = 0; i < a.n; i++)
     for (int j = 0; j < b.n; j++)
       if (a.cls[i] == b.cls[j] && a.id[i] == b.id[j]) return true;
-  return false;
+  return Meet(a, b) || Meet(b, a);
 }
 
 }  // namespace squashlab

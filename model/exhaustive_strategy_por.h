@@ -8,16 +8,16 @@
 
 #include <cstdint>
 
+#include "model/strategy.h"
+
 namespace squashlab {
 
-// The objects a step may touch: at most two (class, identity) pairs, or
-// everything. Classes with one global object (an allocator, a hashed wait
-// queue, task creation) use identity 0.
+// The objects a step may touch: up to three (class, identity) pairs, or
+// everything; and the wait queues it slept on or woke.
 struct StepFootprint {
   enum Class : uint8_t {
     kNone = 0,
     kPage,       // a struct page, by pfn
-    kWaitqueue,  // the hashed wait queues pages, buffers and work share (global)
     kPageAlloc,  // pfn assignment (global)
     kMapping,    // a page-cache slot, by index (files collide: conservative)
     kBuffer,     // a buffer_head, by block number
@@ -26,17 +26,28 @@ struct StepFootprint {
     kSpawn,      // task creation: task ids follow spawn order (global)
     kMutex,      // a mutex, by id
     kSlab,       // kmalloc/kfree: addresses and quarantine (global)
-    kStart,      // a task's first step (global; see the .cc)
+    kStart,      // an interrupt handler's first step (global; see the .cc)
+    kWork,       // the workqueue's table of queued and running items (global)
   };
   bool all = false;  // unknown operation: conflicts with every step
   int n = 0;
-  Class cls[2] = {kNone, kNone};
-  uint64_t id[2] = {0, 0};
+  Class cls[3] = {kNone, kNone, kNone};
+  uint64_t id[3] = {0, 0, 0};
+  // Wait queues (by address): a step that queued itself on one depends on
+  // a step that woke it; two sleepers commute (each adds itself to a list
+  // woken whole), and so do two wakers (waking is idempotent).
+  int nwaited = 0, nwoke = 0;
+  const void* waited[2] = {nullptr, nullptr};
+  const void* woke[2] = {nullptr, nullptr};
+  bool many_queues = false;  // more than fit: depends on every sleeper/waker
+
+  void Add(Class c, uint64_t identity);
 };
 
-// The footprint of the step that starts at the scheduling point (op, arg).
-// `op` is the string literal the kernel API passes to Kernel::Point.
-StepFootprint FootprintOf(const char* op, uint64_t arg);
+// The footprint of one executed step: the operation at its scheduling
+// point (`op` is the string literal the kernel API passes to Kernel::Point)
+// and what the executor saw it do (wait queues, a worker's exit).
+StepFootprint FootprintOf(const StepInfo& step);
 bool Conflict(const StepFootprint& a, const StepFootprint& b);
 
 }  // namespace squashlab

@@ -71,6 +71,7 @@ void ExploreExecutor::WaitEvent(wait_queue_head_t& wq, const std::function<bool(
     s->task.state = TaskState::kBlocked;
     s->task.blocked_on = &wq;
     wq.waiters.push_back(&s->task);
+    step_waited_.push_back(&wq);
     s->pending_op = s->task.blocked_in;
     s->woken = true;
     s->fiber->Suspend();
@@ -79,6 +80,7 @@ void ExploreExecutor::WaitEvent(wait_queue_head_t& wq, const std::function<bool(
 }
 
 void ExploreExecutor::WakeUp(wait_queue_head_t& wq) {
+  step_woke_.push_back(&wq);
   for (Task* t : wq.waiters) {
     if (t->state == TaskState::kBlocked && t->blocked_on == &wq) {
       t->state = TaskState::kRunnable;
@@ -139,9 +141,13 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   const char* op = s->pending_op;
   const uint64_t arg = s->pending_arg;
   const size_t tasks_before = slots_.size();
+  Kernel* kernel = Kernel::CurrentOrNull();
+  const uint64_t ids_before = kernel ? kernel->ObjectIdsIssued() : 0;
   // What gates the other tasks of this CPU (see Gated).
   auto gate = [](const Task& t) { return (t.preempt_count > 0 ? 1 : 0) | (t.irqs_disabled > 0 ? 2 : 0); };
   const int gate_before = gate(s->task);
+  step_waited_.clear();
+  step_woke_.clear();
   current_ = s;
   s->fiber->Resume();
   current_ = nullptr;
@@ -149,8 +155,18 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
     s->task.state = TaskState::kDone;
     s->fiber.reset();  // the stack goes back to the pool
   }
-  if (!stopping_ && !strategy_->OnStep(id, op, arg, slots_.size() != tasks_before,
-                                       (gate(s->task) & ~gate_before) != 0)) {
+  StepInfo info;
+  info.task = id;
+  info.context = s->task.spec.context;
+  info.op = op;
+  info.arg = arg;
+  info.created = slots_.size() != tasks_before || (kernel && kernel->ObjectIdsIssued() != ids_before);
+  info.gates_more = (gate(s->task) & ~gate_before) != 0;
+  info.stopped = s->task.state != TaskState::kRunnable;
+  info.finished = s->task.state == TaskState::kDone;
+  info.waited = step_waited_;
+  info.woke = step_woke_;
+  if (!stopping_ && !strategy_->OnStep(info)) {
     abandoned_ = true;
     stopping_ = true;
   }

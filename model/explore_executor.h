@@ -65,6 +65,7 @@ class ExploreExecutor : public Executor {
   Slot* current_ = nullptr;
   bool stopping_ = false;
   bool abandoned_ = false;
+  std::vector<const void*> step_waited_, step_woke_;  // this step's wait queues
   long steps_ = 0;
   long switches_ = 0;
   int preemptions_ = 0;

@@ -121,6 +121,9 @@ class Kernel {
   int NextWorkerId() { return next_worker_.fetch_add(1); }
   // Deterministic ids for objects the traces name (mutexes).
   uint64_t NextObjectId() { return next_object_.fetch_add(1) + 1; }
+  // How many such ids were given out (the explore executor's partial-order
+  // reduction orders the steps that take one).
+  uint64_t ObjectIdsIssued() const { return next_object_.load(); }
 
   // Objects a scenario owns for the run's lifetime (destroyed with Kernel).
   template <typename T, typename... Args>

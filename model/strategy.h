@@ -6,10 +6,34 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "model/task.h"
+
 namespace squashlab {
+
+// One step of the explore executor: `task` ran from its scheduling point
+// (the operation `op` on `arg`) up to its next point.
+struct StepInfo {
+  int task = 0;
+  TaskContext context = TaskContext::kProcess;
+  const char* op = "";
+  uint64_t arg = 0;
+  // It created tasks or numbered objects (mutexes, work items): their ids,
+  // like task ids, follow creation order.
+  bool created = false;
+  // It turned preemption or interrupts off (gating other tasks of its CPU).
+  bool gates_more = false;
+  // It ended blocked or finished (not at a point where it could go on).
+  bool stopped = false;
+  bool finished = false;
+  // The wait queues it queued itself on (it found its condition false) and
+  // those it woke (whether or not anyone was waiting).
+  std::span<const void* const> waited;
+  std::span<const void* const> woke;
+};
 
 class Strategy {
  public:
@@ -29,14 +53,11 @@ class Strategy {
     (void)steps;
     return true;
   }
-  // After each step of the explore executor: `task` ran the operation `op`
-  // on `arg` (its scheduling point) up to its next point; `spawned` says it
-  // created tasks, `gates_more` that it turned preemption or interrupts off
-  // (which gates other tasks of its CPU). Returning false abandons
-  // the run (partial-order reduction: the schedule is equivalent to one
-  // explored elsewhere); the run then ends without a report.
-  virtual bool OnStep(int task, const char* op, uint64_t arg, bool spawned, bool gates_more) {
-    (void)task, (void)op, (void)arg, (void)spawned, (void)gates_more;
+  // After each step of the explore executor (see StepInfo). Returning
+  // false abandons the run (partial-order reduction: the schedule is
+  // equivalent to one explored elsewhere); it then ends without a report.
+  virtual bool OnStep(const StepInfo& step) {
+    (void)step;
     return true;
   }
 };

@@ -56,9 +56,7 @@ class EnabledOnly : public Strategy {
     return NonPreemptivePick(enabled, current, current_enabled);
   }
   bool EndRun(long steps) override { return inner_->EndRun(steps); }
-  bool OnStep(int task, const char* op, uint64_t arg, bool spawned, bool changed) override {
-    return inner_->OnStep(task, op, arg, spawned, changed);
-  }
+  bool OnStep(const StepInfo& step) override { return inner_->OnStep(step); }
   long diverged() const { return diverged_; }
 
  private:
