@@ -20,7 +20,7 @@ constexpr const char* kVerifyUsage =
     "                        [--image IMG] [--strategy pct|random|exhaustive]\n"
     "                        [--budget N | --time S] [--faults eio|reada|bitflip|PLAN]\n"
     "                        [--device PROFILE[,bs=N]] [--kernel debug|prod]...\n"
-    "                        [--seed N] [--preemption-bound N] [--classes] [--json FILE]\n"
+    "                        [--seed N] [--preemption-bound N] [--no-por] [--classes] [--json FILE]\n"
     "  --budget N   schedules per variant x decompressor (default: by time)\n"
     "  --time S     seconds for the whole job (default 40)\n"
     "  --classes    keep exploring after a violation; report every class found\n"
@@ -29,7 +29,9 @@ constexpr const char* kVerifyUsage =
     "               (a production slab: freed objects reused, consequences play out)\n"
     "  --device P   run on an hw_emul device (emmc-hs200, kvm-hdb, usb-stick,\n"
     "               qspi-flash, nvme; bs=512|1024|4096) instead of the RAM disk;\n"
-    "               --faults may then be any hw_emul fault plan (see hw_emul/README.md)\n";
+    "               --faults may then be any hw_emul fault plan (see hw_emul/README.md)\n"
+    "  --no-por     exhaustive: the full search (no partial-order reduction, one\n"
+    "               pass at the bound instead of bound 0, 1, ... in turn)\n";
 
 }  // namespace
 
@@ -60,6 +62,7 @@ int RunVerifyCommand(const std::vector<std::string>& args) {
     else if (a == "--json" && value(&v)) json = v;
     else if (a == "--classes") opt.all_classes = true;
     else if (a == "--no-minimise") opt.minimise = false;
+    else if (a == "--no-por") opt.por = opt.iterative = false;
     else {
       std::cerr << "squashlab verify: bad argument '" << a << "'\n" << kVerifyUsage;
       return 2;
