@@ -29,7 +29,7 @@ constexpr const char* kBenchUsage =
     "usage: squashlab bench SCENARIO [--profile P] [--variant V]... [--decomp D]...\n"
     "                       [--json FILE] [--csv FILE] [--plot FILE.png] [--size MIB]\n"
     "                       [--jobs N] [--small] [--cache DIR]\n"
-    "       squashlab bench calibrate [--cache DIR]\n"
+    "       squashlab bench calibrate [--fit-only] [--cache DIR]\n"
     "scenarios:\n";
 
 int Usage(const std::string& problem) {
@@ -92,14 +92,18 @@ int Plot(const std::string& json_text, const std::string& png) {
   return rc;
 }
 
-int Calibrate(const std::string& cache) {
+int Calibrate(const std::string& cache, bool fit_only) {
   std::string dir = cache.empty() ? squashlab::DefaultCacheDir() : cache;
-  auto host = squashlab::MeasureHostCosts(dir);
+  // --fit-only: refit the profiles over the committed codec costs (after a
+  // model change), without measuring this machine again.
+  auto host = fit_only ? squashlab::StatusOr<squashlab::HostCosts>(squashlab::CommittedHostCosts())
+                       : squashlab::MeasureHostCosts(dir);
   if (!host.ok()) {
     std::cerr << "squashlab bench calibrate: " << host.status().ToString() << "\n";
     return 4;
   }
-  std::cout << "this machine (best of 3, ns per output byte):\n";
+  std::cout << (fit_only ? "committed codec costs (ns per output byte):\n"
+                         : "this machine (best of 3, ns per output byte):\n");
   for (const auto& [k, v] : host->codec_ns_per_byte)
     std::cout << "  " << k << " " << v << " (" << 1e3 / v << " MB/s)\n";
   std::cout << "  memcpy " << host->memcpy_ns_per_byte << "\nfits against the seeds:\n";
@@ -119,6 +123,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
   squashlab::BenchOptions opt;
   opt.scenario = args[0];
   std::string json, csv, plot;
+  bool fit_only = false;
   for (size_t i = 1; i < args.size(); i++) {
     const std::string& a = args[i];
     auto value = [&](std::string* out) {
@@ -134,12 +139,13 @@ int RunBenchCommand(const std::vector<std::string>& args) {
     else if (a == "--csv" && value(&v)) csv = v;
     else if (a == "--plot" && value(&v)) plot = v;
     else if (a == "--cache" && value(&v)) opt.cache_dir = v;
+    else if (a == "--fit-only") fit_only = true;
     else if (a == "--size" && value(&v)) opt.file_size = std::strtoull(v.c_str(), nullptr, 10) << 20;
     else if (a == "--jobs" && value(&v)) opt.jobs = std::max(1, std::atoi(v.c_str()));
     else if (a == "--small") opt.small = true;
     else return Usage("bad argument '" + a + "'");
   }
-  if (opt.scenario == "calibrate") return Calibrate(opt.cache_dir);
+  if (opt.scenario == "calibrate") return Calibrate(opt.cache_dir, fit_only);
   auto t0 = std::chrono::steady_clock::now();
   auto res = squashlab::RunBench(opt, &std::cerr);
   if (!res.ok()) return Usage(res.status().ToString());

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "hw_emul/blk_plug.h"
+#include "model/blk_plug.h"
 #include "hw_emul/bio_flags.h"
 #include "model/bio.h"
 #include "model/kernel.h"

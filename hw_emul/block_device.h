@@ -39,11 +39,11 @@ struct DeviceOptions {
   int host_prio = 1;      // the host task's priority (simulate): above readers,
                           // standing in for CFS wakeup preemption
   bool record_log = false;  // keep a RequestRecord per request
-  // A plug holding bios is flushed by a "kblockd" task after this long
-  // (0: never). Stands in for the kernel flushing a plug when its task
-  // sleeps, which model/ does not do yet; 3 ms is the unplug_delay of the
-  // pre-2.6.39 block layer, which did exactly this.
-  uint64_t unplug_timeout_ns = 3000000;
+  // A plug still holding bios is flushed by a "kblockd" task after this
+  // long (0: never, the default). A task that sleeps flushes its own plug
+  // (Kernel::Sleep), as schedule() does, so this is only the pre-2.6.39
+  // block layer's unplug_delay (3 ms) for experiments that want it.
+  uint64_t unplug_timeout_ns = 0;
 };
 
 // Options from command-line / replay-token strings: kInvalidArgument for an
@@ -122,6 +122,7 @@ class BlockDevice : public BlockDriver {
   void submit(bio* b) override;
   // Queues `bios` together (a flushed plug) and wakes the host once.
   void SubmitBatch(const std::vector<bio*>& bios);
+  void submit_batch(const std::vector<bio*>& bios) override { SubmitBatch(bios); }
 
   // Snapshots; thread-safe.
   DeviceCounters counters() const;

@@ -252,7 +252,9 @@ TEST(Device, OptionsFromStrings) {
 
 // model/ does not flush a plug when its task sleeps yet; the unplug timer
 // does, after unplug_timeout_ns. Without it the sleeper hangs.
-TEST(Device, UnplugTimerFlushesThePlugOfASleeper) {
+// schedule() flushes a sleeper's plug: the bio reaches the queue the moment
+// its submitter sleeps on it, with or without the unplug timer.
+TEST(Device, SleepFlushesThePlugOfASleeper) {
   for (uint64_t timeout : {uint64_t{3000000}, uint64_t{0}}) {
     DeviceOptions o = Opts("emmc-hs200");
     o.unplug_timeout_ns = timeout;
@@ -265,19 +267,46 @@ TEST(Device, UnplugTimerFlushesThePlugOfASleeper) {
       blk_start_plug(&plug);
       submitted = Kernel::Current().exec().NowNs();
       Submit(&dev, io);
-      Wait(io);  // asleep with the bio still plugged
+      Wait(io);  // asleep with the bio still plugged: the sleep submits it
       blk_finish_plug(&plug);
     }));
-    if (timeout == 0) {
-      EXPECT_EQ(out.report.kind, ReportKind::kHungTask) << out.report.ToString();
-      continue;
-    }
     ASSERT_TRUE(out.ok()) << out.report.ToString();
     EXPECT_EQ(io->completions.load(), 1);
-    EXPECT_EQ(dev.counters().unplug_timer_bios, 1u);
+    EXPECT_EQ(dev.counters().bios_plugged, 1u);
+    EXPECT_EQ(dev.counters().unplug_timer_bios, 0u);
     ASSERT_EQ(dev.log().size(), 1u);
-    EXPECT_GE(dev.log()[0].queued_ns, submitted + timeout);
-    EXPECT_LT(dev.log()[0].queued_ns, submitted + timeout + 10000);
+    EXPECT_LT(dev.log()[0].queued_ns, submitted + 10000);
+  }
+}
+
+// The optional unplug timer (pre-2.6.39's unplug_delay) flushes the plug
+// of a task that keeps running without sleeping; without it the bio waits
+// for blk_finish_plug.
+TEST(Device, UnplugTimerFlushesThePlugOfABusyTask) {
+  constexpr uint64_t kBusy = 5000000;
+  for (uint64_t timeout : {uint64_t{3000000}, uint64_t{0}}) {
+    DeviceOptions o = Opts("emmc-hs200");
+    o.unplug_timeout_ns = timeout;
+    BlockDevice dev(hwtest::PatternImage(kImage), o);
+    Ios ios;
+    Io* io = ios.Make(0, 4096);
+    uint64_t submitted = 0;
+    auto out = RunSimulate(DdScenario([&] {
+      blk_plug plug;
+      blk_start_plug(&plug);
+      submitted = Kernel::Current().exec().NowNs();
+      Submit(&dev, io);
+      Kernel::Current().exec().Delay(kBusy);  // CPU work, no sleep
+      blk_finish_plug(&plug);
+      Wait(io);
+    }));
+    ASSERT_TRUE(out.ok()) << out.report.ToString();
+    EXPECT_EQ(io->completions.load(), 1);
+    ASSERT_EQ(dev.log().size(), 1u);
+    const uint64_t flushed = timeout ? timeout : kBusy;
+    EXPECT_EQ(dev.counters().unplug_timer_bios, timeout ? 1u : 0u);
+    EXPECT_GE(dev.log()[0].queued_ns, submitted + flushed);
+    EXPECT_LT(dev.log()[0].queued_ns, submitted + flushed + 10000);
   }
 }
 

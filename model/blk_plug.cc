@@ -1,13 +1,13 @@
 // This file implements the per-task plug registry. Tasks of the explore and
 // simulate executors share one OS thread, so the registry is keyed by Task,
 // not thread-local; a mutex makes it safe under the threads executor.
-#include "hw_emul/blk_plug.h"
+#include "model/blk_plug.h"
 
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <unordered_map>
 
-#include "hw_emul/block_device.h"
 #include "model/bio.h"
 #include "model/kernel.h"
 
@@ -29,20 +29,21 @@ const Task* CurrentTask() {
   return k ? k->current_task() : nullptr;
 }
 
-// Hands `bios` to their drivers: runs of bios for one BlockDevice as a batch.
+// Hands `bios` to their drivers: each run of bios for one driver as a batch.
 void SubmitPlugged(std::vector<bio*> bios) {
   size_t i = 0;
   while (i < bios.size()) {
     BlockDriver* driver = bios[i]->bi_bdev->driver;
-    auto* dev = dynamic_cast<BlockDevice*>(driver);
-    if (dev == nullptr) {
-      driver->submit(bios[i++]);
-      continue;
-    }
     std::vector<bio*> batch;
     while (i < bios.size() && bios[i]->bi_bdev->driver == driver) batch.push_back(bios[i++]);
-    dev->SubmitBatch(batch);
+    driver->submit_batch(batch);
   }
+}
+
+// Registered plugs: lets a sleep skip the registry when none exists.
+std::atomic<int>& ActivePlugs() {
+  static std::atomic<int> n{0};
+  return n;
 }
 
 }  // namespace
@@ -58,7 +59,10 @@ blk_plug::~blk_plug() {
   }
   std::lock_guard<std::mutex> l(RegistryMu());
   auto it = Registry().find(owner);
-  if (it != Registry().end() && it->second == this) Registry().erase(it);
+  if (it != Registry().end() && it->second == this) {
+    Registry().erase(it);
+    ActivePlugs().fetch_sub(1);
+  }
 }
 
 void blk_start_plug(blk_plug* plug) {
@@ -67,6 +71,7 @@ void blk_start_plug(blk_plug* plug) {
   std::lock_guard<std::mutex> l(RegistryMu());
   auto [it, inserted] = Registry().emplace(t, plug);
   if (!inserted) return;  // nested plug: the outer one stays current
+  ActivePlugs().fetch_add(1);
   plug->list.clear();
   plug->owner = t;
   plug->active = true;
@@ -78,7 +83,10 @@ void blk_finish_plug(blk_plug* plug) {
     std::lock_guard<std::mutex> l(RegistryMu());
     if (!plug->active) return;
     auto it = Registry().find(plug->owner);
-    if (it != Registry().end() && it->second == plug) Registry().erase(it);
+    if (it != Registry().end() && it->second == plug) {
+      Registry().erase(it);
+      ActivePlugs().fetch_sub(1);
+    }
     plug->active = false;
     bios.swap(plug->list);
   }
@@ -98,7 +106,10 @@ size_t blk_flush_plug_of(const Task* t) {
   return n;
 }
 
-void blk_flush_plug_current() { blk_flush_plug_of(CurrentTask()); }
+void blk_flush_plug_current() {
+  if (ActivePlugs().load(std::memory_order_relaxed) == 0) return;
+  blk_flush_plug_of(CurrentTask());
+}
 
 blk_plug* current_plug() {
   const Task* t = CurrentTask();

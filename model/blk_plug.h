@@ -1,9 +1,11 @@
 // This file implements on-stack plugging in the kernel's names:
 // blk_start_plug / blk_finish_plug hold a task's bios back so that the
-// device queue receives them together and can merge them. Drivers other
-// than hw_emul's BlockDevice ignore plugs.
-#ifndef SQUASHLAB_HW_EMUL_BLK_PLUG_H_
-#define SQUASHLAB_HW_EMUL_BLK_PLUG_H_
+// device queue receives them together and can merge them, and a task that
+// sleeps submits its plugged bios first (Kernel::Sleep calls
+// blk_flush_plug_current, as schedule() calls blk_schedule_flush_plug).
+// Drivers without a queue (the RAM disk) take a flushed plug bio by bio.
+#ifndef SQUASHLAB_MODEL_BLK_PLUG_H_
+#define SQUASHLAB_MODEL_BLK_PLUG_H_
 
 #include <cstddef>
 #include <vector>
@@ -32,10 +34,8 @@ void blk_start_plug(blk_plug* plug);
 // bios as one batch) and clears the plug. A no-op for an inactive plug.
 void blk_finish_plug(blk_plug* plug);
 // What the kernel's schedule() does before a task sleeps: submit the plugged
-// bios and keep the plug. A no-op without a current plug.
-// NOTE: model/ does not call this on sleep yet (see hw_emul/README.md);
-// BlockDevice's unplug timer (DeviceOptions::unplug_timeout_ns) stands in,
-// so a task that sleeps on a bio still in its plug waits for the timer.
+// bios and keep the plug. A no-op without a current plug; cheap when no
+// task has one.
 void blk_flush_plug_current();
 // The current task's plug, or nullptr.
 blk_plug* current_plug();
@@ -47,4 +47,4 @@ size_t blk_flush_plug_of(const Task* t);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_HW_EMUL_BLK_PLUG_H_
+#endif  // SQUASHLAB_MODEL_BLK_PLUG_H_

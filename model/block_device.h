@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace squashlab {
 
@@ -20,6 +21,12 @@ class BlockDriver {
  public:
   virtual ~BlockDriver() = default;
   virtual void submit(bio* b) = 0;
+  // A flushed plug's bios for this driver, in submission order: drivers
+  // with a request queue take them together (and merge them); by default
+  // each is submitted on its own.
+  virtual void submit_batch(const std::vector<bio*>& bios) {
+    for (bio* b : bios) submit(b);
+  }
 };
 
 struct block_device {

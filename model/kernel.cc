@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "model/bio.h"
+#include "model/blk_plug.h"
 #include "model/buffer_head.h"
 #include "model/filemap.h"
 #include "model/page.h"
@@ -115,6 +116,7 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, con
   if (t == nullptr) Bug(ReportKind::kBadContext, "BUG: sleeping outside any task", fn);
   t->blocked_in = fn;
   t->blocked_arg = arg;
+  blk_flush_plug_current();  // schedule(): a sleeper's plugged bios go out first
   exec_->WaitEvent(wq, cond);
   t->blocked_in = "";
 }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "hw_emul/bio_flags.h"
-#include "hw_emul/blk_plug.h"
+#include "model/blk_plug.h"
 #include "hw_emul/block_device.h"
 #include "model/bio.h"
 #include "model/completion.h"

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <vector>
 
+#include "model/blk_plug.h"
 #include "model/kernel.h"
 #include "model/page.h"
 #include "model/variants/read_path.h"
@@ -30,7 +31,9 @@ pgoff_t next_hole(address_space* mapping, pgoff_t index, unsigned long max) {
   return index;
 }
 
-void read_pages(address_space* mapping, file* filp, std::vector<page*>& pages) {
+namespace {
+
+void read_pages_plugged(address_space* mapping, file* filp, std::vector<page*>& pages) {
   const ReadPathOps* ops = SQUASHFS_SB(mapping_host(mapping)->i_sb)->read_path;
   if (ops->readpages) {
     ops->readpages(filp, mapping, &pages);
@@ -52,6 +55,18 @@ void read_pages(address_space* mapping, file* filp, std::vector<page*>& pages) {
       squashfs_a_ops_readpage(filp, p);
     page_cache_release(p);
   }
+}
+
+}  // namespace
+
+// mm/readahead.c's read_pages: the batch runs under one plug, so the bios
+// of a readahead window reach the device queue together (and merge); a
+// read path that sleeps on its own I/O flushes the plug as it sleeps.
+void read_pages(address_space* mapping, file* filp, std::vector<page*>& pages) {
+  blk_plug plug;
+  blk_start_plug(&plug);
+  read_pages_plugged(mapping, filp, pages);
+  blk_finish_plug(&plug);
 }
 
 // Counts the contiguously cached pages just before offset.
