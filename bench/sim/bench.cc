@@ -71,6 +71,19 @@ StatusOr<CpuProfile> CpuFor(const std::string& profile) {
   return *p;
 }
 
+StatusOr<ScenarioStart> StartScenario(const BenchOptions& opt, const std::string& scenario,
+                                      const std::string& default_profile, ContentKind content) {
+  ScenarioStart st;
+  st.res.scenario = scenario;
+  st.res.profile = opt.profile.empty() ? default_profile : opt.profile;
+  auto cpu = CpuFor(st.res.profile);
+  if (!cpu.ok()) return cpu.status();
+  st.cpu = *cpu;
+  st.cost = MakeCostModel(st.cpu, CommittedHostCosts(), content);
+  st.res.setup.push_back(CalibrationRecord(st.cpu, st.cost));
+  return st;
+}
+
 std::string CacheDir(const BenchOptions& opt) {
   return opt.cache_dir.empty() ? DefaultCacheDir() : opt.cache_dir;
 }

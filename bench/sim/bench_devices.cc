@@ -30,13 +30,11 @@ constexpr UsbSeed kUsbSeed[] = {{32 << 10, 3.6, 3.4},   {64 << 10, 6.3, 8.2},
 }  // namespace
 
 StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress) {
-  BenchResult res;
-  res.scenario = "emmc";
-  res.profile = opt.profile.empty() ? "emmc-hs200" : opt.profile;
-  auto cpu = CpuFor(res.profile);
-  if (!cpu.ok()) return cpu.status();
-  CostModel cost = MakeCostModel(*cpu, CommittedHostCosts(), ContentKind::kIncompressible);
-  res.setup.push_back(CalibrationRecord(*cpu, cost));
+  auto start = StartScenario(opt, "emmc", "emmc-hs200", ContentKind::kIncompressible);
+  if (!start.ok()) return start.status();
+  BenchResult res = std::move(start->res);
+  const CpuProfile* cpu = &start->cpu;
+  const CostModel cost = start->cost;
   BenchImageSpec is;
   is.content = ContentKind::kIncompressible;
   is.file_size = opt.file_size ? opt.file_size : (opt.small ? 8 << 20 : kSeedEmmcFileBytes);
@@ -95,13 +93,11 @@ StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress) {
 }
 
 StatusOr<BenchResult> RunUsb(const BenchOptions& opt, std::ostream* progress) {
-  BenchResult res;
-  res.scenario = "usb";
-  res.profile = opt.profile.empty() ? "usb-stick" : opt.profile;
-  auto cpu = CpuFor(res.profile);
-  if (!cpu.ok()) return cpu.status();
-  CostModel cost = MakeCostModel(*cpu, CommittedHostCosts(), ContentKind::kIncompressible);
-  res.setup.push_back(CalibrationRecord(*cpu, cost));
+  auto start = StartScenario(opt, "usb", "usb-stick", ContentKind::kIncompressible);
+  if (!start.ok()) return start.status();
+  BenchResult res = std::move(start->res);
+  const CpuProfile* cpu = &start->cpu;
+  const CostModel cost = start->cost;
   BenchImageSpec is;
   is.content = ContentKind::kIncompressible;
   is.file_size = opt.file_size ? opt.file_size : (opt.small ? 4 << 20 : 16 << 20);

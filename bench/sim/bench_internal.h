@@ -35,6 +35,17 @@ StatusOr<CpuProfile> CpuFor(const std::string& profile);
 std::string CacheDir(const BenchOptions& opt);
 BenchRecord CalibrationRecord(const CpuProfile& cpu, const CostModel& cost);
 
+// What every dd scenario starts from: the result named for the scenario and
+// its profile (--profile or `default_profile`), the profile's CPU, and its
+// cost model for `content`, recorded in the result's setup.
+struct ScenarioStart {
+  BenchResult res;
+  CpuProfile cpu;
+  CostModel cost;
+};
+StatusOr<ScenarioStart> StartScenario(const BenchOptions& opt, const std::string& scenario,
+                                      const std::string& default_profile, ContentKind content);
+
 StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress);
 StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress);
 StatusOr<BenchResult> RunUsb(const BenchOptions& opt, std::ostream* progress);

@@ -57,13 +57,11 @@ StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt, std::ostream* p
 }
 
 StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt, std::ostream* progress) {
-  BenchResult res;
-  res.scenario = "blocksize";
-  res.profile = opt.profile.empty() ? "kvm-hdb" : opt.profile;
-  auto cpu = CpuFor(res.profile);
-  if (!cpu.ok()) return cpu.status();
-  CostModel cost = MakeCostModel(*cpu, CommittedHostCosts(), ContentKind::kText22);
-  res.setup.push_back(CalibrationRecord(*cpu, cost));
+  auto start = StartScenario(opt, "blocksize", "kvm-hdb", ContentKind::kText22);
+  if (!start.ok()) return start.status();
+  BenchResult res = std::move(start->res);
+  const CpuProfile* cpu = &start->cpu;
+  const CostModel cost = start->cost;
   std::vector<std::string> comps = {"gzip", "xz", "lz4", "zstd", "lzo"};
   std::vector<uint32_t> blocks = {16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10,
                                   1024 << 10};

@@ -68,13 +68,11 @@ double Mean(const std::vector<double>& v) {
 }  // namespace
 
 StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress) {
-  BenchResult res;
-  res.scenario = "phillip";
-  res.profile = opt.profile.empty() ? "kvm-hdb" : opt.profile;
-  auto cpu = CpuFor(res.profile);
-  if (!cpu.ok()) return cpu.status();
-  CostModel cost = MakeCostModel(*cpu, CommittedHostCosts(), ContentKind::kText22);
-  res.setup.push_back(CalibrationRecord(*cpu, cost));
+  auto start = StartScenario(opt, "phillip", "kvm-hdb", ContentKind::kText22);
+  if (!start.ok()) return start.status();
+  BenchResult res = std::move(start->res);
+  const CpuProfile* cpu = &start->cpu;
+  const CostModel cost = start->cost;
   std::vector<uint32_t> blocks = {1024 << 10, 512 << 10, 256 << 10, 128 << 10, 64 << 10};
   std::vector<uint64_t> bss = {4 << 10,   8 << 10,   16 << 10,  32 << 10, 64 << 10,
                                128 << 10, 256 << 10, 512 << 10, 1024 << 10};
