@@ -39,30 +39,35 @@ std::string Kernel::TaskName() {
   return t ? t->Comm() : "";
 }
 
-void Kernel::Record(ReportKind kind, std::string title, std::string body) {
-  std::lock_guard<std::mutex> l(report_mu_);
-  if (fatal_) return;
-  fatal_ = true;
+namespace {
+
+Report NewReport(ReportKind kind, std::string title, std::string body, std::string task,
+                 long step, bool warning) {
   Report r;
   r.kind = kind;
   r.title = std::move(title);
   r.body = std::move(body);
-  r.task = TaskName();
-  r.step = exec_->Current() ? exec_->Steps() : -1;
-  reports_.push_back(std::move(r));
+  r.task = std::move(task);
+  r.step = step;
+  r.warning = warning;
+  return r;
+}
+
+}  // namespace
+
+void Kernel::Record(ReportKind kind, std::string title, std::string body) {
+  std::lock_guard<std::mutex> l(report_mu_);
+  if (fatal_) return;
+  fatal_ = true;
+  reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
+                               exec_->Current() ? exec_->Steps() : -1, false));
 }
 
 void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
   std::lock_guard<std::mutex> l(report_mu_);
   if (fatal_ || reports_.size() >= kMaxReports) return;
-  Report r;
-  r.kind = kind;
-  r.title = std::move(title);
-  r.body = std::move(body);
-  r.task = TaskName();
-  r.step = exec_->Current() ? exec_->Steps() : -1;
-  r.warning = true;
-  reports_.push_back(std::move(r));
+  reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
+                               exec_->Current() ? exec_->Steps() : -1, true));
 }
 
 void Kernel::Bug(ReportKind kind, std::string title, std::string body) {
