@@ -1,6 +1,6 @@
 // This file implements the threads-executor stress test: sync-3.13,
 // async-fixed, readpages-cache and readahead-mainline run clean on real
-// threads, and async-2013's stress run is flagged — by ThreadSanitizer
+// threads (over the RAM disk and hw_emul devices), and async-2013's stress run is flagged — by ThreadSanitizer
 // under --config=tsan, or by the model's contract checks (the test passes
 // when the bug is found).
 #include <gtest/gtest.h>
@@ -31,7 +31,9 @@ std::string RunStress(const std::string& args, int* status) {
 
 TEST(ThreadsStress, CorrectVariantsRunClean) {
   for (const char* v : {"sync-3.13", "async-fixed", "readpages-cache", "readahead-mainline"}) {
-    for (const char* w : {"dd2", "rand", "reclaim"}) {
+    // The RAM disk, and hw_emul devices whose host and interrupt tasks are
+    // threads of their own (request queue, merging, completions).
+    for (const char* w : {"dd2", "rand", "reclaim", "dd2//emmc-hs200", "rand//nvme,bs=4096"}) {
       int status = 0;
       std::string out = RunStress(std::string(v) + "/multi/" + w + " 8", &status);
       EXPECT_EQ(status, 0) << v << "/" << w << "\n" << out;
@@ -43,7 +45,7 @@ TEST(ThreadsStress, CorrectVariantsRunClean) {
 TEST(ThreadsStress, Async2013IsFlagged) {
   int flagged = 0;
   std::string last;
-  for (const char* w : {"dd2", "rand", "reclaim"}) {
+  for (const char* w : {"dd2", "rand", "reclaim", "dd2//emmc-hs200"}) {
     int status = 0;
     last = RunStress(std::string("async-2013/multi/") + w + " 20", &status);
     if (status != 0 && (last.find("ThreadSanitizer") != std::string::npos ||
