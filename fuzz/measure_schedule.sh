@@ -56,8 +56,15 @@ for class in "${classes[@]}"; do
     crash=$(ls "$run"/crash-* 2>/dev/null | head -1 || true)
     if [ -n "$crash" ]; then
       secs=$(echo "$t1 - $t0" | bc)
-      found=$(grep -m1 '^class: ' "$run/log" | cut -d' ' -f2)
-      scen=$(grep -m1 '^scenario: ' "$run/log" | cut -d' ' -f2)
+      found=$(grep -m1 '^class: ' "$run/log" | cut -d' ' -f2 || true)
+      scen=$(grep -m1 '^scenario: ' "$run/log" | cut -d' ' -f2 || true)
+      if [ -z "$found" ]; then
+        # A crash the model did not report (a sanitizer's, a signal): a
+        # finding in the model itself, not a timing of the class.
+        why=$(grep -m1 -E 'runtime error|ERROR: ' "$run/log" || true)
+        echo "$class seed $s: crash without a model report after $execs executions: $why ($crash)"
+        continue
+      fi
       echo "$class seed $s: $found after $execs executions, ${secs} s ($scen)"
       echo "$execs" >>"$work/$class.execs"
       echo "$secs" >>"$work/$class.secs"
@@ -75,7 +82,7 @@ for class in "${classes[@]}"; do
     SQUASHLAB_SCHEDULE_CLASS=$want "$bin" -minimize_crash=1 -runs=5000 \
       -exact_artifact_path="$min" "$first" >/dev/null 2>&1 || cp "$first" "$min"
     [ -s "$min" ] || cp "$first" "$min"
-    kind=$({ "$bin" "$min" 2>&1 || true; } | grep -m1 "^class: " | cut -d" " -f2 || true)
+    kind=$({ SQUASHLAB_SCHEDULE_CLASS=$want "$bin" "$min" 2>&1 || true; } | grep -m1 "^class: " | cut -d" " -f2 || true)
     name=$kind-$(sha1sum "$min" | cut -c1-12)
     cp "$min" "$regdir/$name"
     grep -q "^$name " "$regdir/manifest.txt" 2>/dev/null || echo "$name $kind" >>"$regdir/manifest.txt"
