@@ -82,7 +82,7 @@ bool ExhaustiveStrategy::UselessChunk() const {
 
 bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
   if (!por_) return true;
-  LoggedStep s{step.task, step.created, step.gates_more, FootprintOf(step)};
+  LoggedStep s{step.task, step.created, step.gates_more, FootprintOf(step, irq_starts_commute_)};
   // Rule 1: t resumes after its preemption.
   for (size_t i = 0; i < windows_.size(); i++) {
     if (windows_[i].task != step.task) continue;

@@ -52,6 +52,8 @@ class ExhaustiveStrategy : public Strategy {
   void BeginRun(uint64_t) override;
   int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long) override;
   bool OnStep(const StepInfo& step) override;
+  // See FootprintOf (exhaustive_strategy_por.h). Default: false.
+  void set_irq_starts_commute(bool v) { irq_starts_commute_ = v; }
   bool EndRun(long steps) override;
   // Runs so far (complete or abandoned), and of them the abandoned ones.
   long schedules() const { return schedules_; }
@@ -95,6 +97,7 @@ class ExhaustiveStrategy : public Strategy {
   int bound_;
   bool por_;
   bool iterative_;
+  bool irq_starts_commute_ = false;
   int level_ = 0;                  // the bound of this pass (iterative)
   std::vector<Frame> stack_;
   size_t depth_ = 0;

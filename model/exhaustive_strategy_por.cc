@@ -134,7 +134,7 @@ void StepFootprint::Add(Class c, uint64_t identity) {
   id[n++] = identity;
 }
 
-StepFootprint FootprintOf(const StepInfo& step) {
+StepFootprint FootprintOf(const StepInfo& step, bool irq_starts_commute) {
   StepFootprint f;
   const Entry* e = step.op ? Lookup(step.op) : nullptr;
   if (e == nullptr) {
@@ -143,7 +143,8 @@ StepFootprint FootprintOf(const StepInfo& step) {
   }
   f.Add(e->by_arg, step.arg);
   f.Add(e->global, 0);
-  if (e->op == std::string_view("start") && step.context == TaskContext::kInterrupt)
+  if (!irq_starts_commute && e->op == std::string_view("start") &&
+      step.context == TaskContext::kInterrupt)
     f.Add(C::kStart, 0);
   if (step.finished && step.context == TaskContext::kWorkqueue) f.Add(C::kWork, 0);
   for (const void* q : step.waited) {

@@ -47,7 +47,12 @@ struct StepFootprint {
 // The footprint of one executed step: the operation at its scheduling
 // point (`op` is the string literal the kernel API passes to Kernel::Point)
 // and what the executor saw it do (wait queues, a worker's exit).
-StepFootprint FootprintOf(const StepInfo& step);
+// `irq_starts_commute`: the scenario's interrupt handlers share nothing
+// before their first point (the RAM disk without a fault plan: it copies
+// the medium into the bio's own pages); otherwise their first steps
+// conflict with one another (a fault plan's random sequence, a device's
+// state).
+StepFootprint FootprintOf(const StepInfo& step, bool irq_starts_commute = false);
 bool Conflict(const StepFootprint& a, const StepFootprint& b);
 
 }  // namespace squashlab

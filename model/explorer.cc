@@ -13,8 +13,11 @@ namespace squashlab {
 
 std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt) {
   if (opt.strategy == "random") return MakeRandomStrategy();
-  if (opt.strategy == "exhaustive") return std::make_unique<ExhaustiveStrategy>(opt.preemption_bound, opt.por,
-                                                                     opt.iterative);
+  if (opt.strategy == "exhaustive") {
+    auto s = std::make_unique<ExhaustiveStrategy>(opt.preemption_bound, opt.por, opt.iterative);
+    s->set_irq_starts_commute(opt.irq_starts_commute);
+    return s;
+  }
   return MakePctStrategy(opt.pct_depth, opt.pct_steps);
 }
 

@@ -56,6 +56,7 @@ struct ExploreOptions {
   int preemption_bound = 2;      // exhaustive; negative = unbounded
   bool por = false;              // exhaustive: partial-order reduction
   bool iterative = false;        // exhaustive: bound 0, then 1, ... (CHESS)
+  bool irq_starts_commute = false;  // por: see FootprintOf
   uint64_t seed = 1;
   long max_runs = 1000;
   double max_seconds = 0;        // 0: no time limit

@@ -85,6 +85,8 @@ std::string FormatFailures(const VerifyResult& r);
 std::string ToJson(const VerifyResult& r, const VerifyOptions& opt);
 
 // Explores one scenario (a cell's inner loop), shared with the tests.
+// `opt.faults` and `opt.device` must be those the scenarios were made with
+// (the exhaustive reduction depends on them).
 CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
                             double seconds);
 
