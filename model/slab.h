@@ -15,10 +15,6 @@
 #include <map>
 #include <string>
 #include <vector>
-#include <version>
-#if defined(__cpp_lib_source_location)
-#include <source_location>
-#endif
 
 namespace squashlab {
 
@@ -102,15 +98,6 @@ void kasan_check_read(const void* p, size_t size,
                       const char* caller = __builtin_FUNCTION());
 void kasan_check_write(const void* p, size_t size,
                        const char* caller = __builtin_FUNCTION());
-#if defined(__cpp_lib_source_location)
-// The same with a std::source_location (GCC; clang 14's libstdc++ lacks it).
-inline void kasan_check_read(const void* p, size_t size, std::source_location loc) {
-  kasan_check_read(p, size, loc.function_name());
-}
-inline void kasan_check_write(const void* p, size_t size, std::source_location loc) {
-  kasan_check_write(p, size, loc.function_name());
-}
-#endif
 
 }  // namespace squashlab
 

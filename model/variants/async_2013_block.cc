@@ -152,6 +152,8 @@ void squashfs_ll_r_block(int nr, buffer_head* bhs[]) {
 
   for (i = 0; i < nr; i++) {
     buffer_head* bh = kasan_load(bhs[i]);
+    // A NULL or stale bh oopses here in the kernel, KASAN or not.
+    Kernel::Current().CheckPtr(bh, "squashfs_ll_r_block");
     io_assoc = static_cast<squashfs_end_io_assoc*>(bh->b_private);
     if (!trylock_buffer(bh)) continue;
     if (!buffer_uptodate(bh)) {

@@ -4,8 +4,6 @@
 #ifndef SQUASHLAB_MODEL_VARIANTS_KASAN_H_
 #define SQUASHLAB_MODEL_VARIANTS_KASAN_H_
 
-#include <source_location>
-
 #include "model/slab.h"
 
 namespace squashlab {
@@ -13,13 +11,13 @@ namespace squashlab {
 // Returns the field after checking that its bytes lie in no freed object
 // (and that the containing pointer was not NULL or poison).
 template <typename T>
-T& kasan_load(T& field, std::source_location loc = std::source_location::current()) {
-  kasan_check_read(&field, sizeof field, loc);
+T& kasan_load(T& field, const char* caller = __builtin_FUNCTION()) {
+  kasan_check_read(&field, sizeof field, caller);
   return field;
 }
 template <typename T>
-T& kasan_store(T& field, std::source_location loc = std::source_location::current()) {
-  kasan_check_write(&field, sizeof field, loc);
+T& kasan_store(T& field, const char* caller = __builtin_FUNCTION()) {
+  kasan_check_write(&field, sizeof field, caller);
   return field;
 }
 
