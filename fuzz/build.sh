@@ -30,9 +30,7 @@ model_srcs=$(ls model/*.cc model/variants/*.cc model/mm/*.cc model/verify/*.cc h
 # verify/repro commands the model, variants, MM layer, hw_emul devices and
 # verify scenarios over the embedded image, made as
 # //model/verify:small_image makes it), with the fuzzing flags, in one
-# archive so that each target links only what it uses. fuzz/compat gives
-# clang 14 std::source_location (a no-op on newer clang).
-compat="-isystem fuzz/compat -include fuzz/compat/clang14_source_location.h"
+# archive so that each target links only what it uses.
 tree=$work/small_tree
 rm -rf "$tree"
 python3 model/verify/make_small_tree.py "$tree"
@@ -42,7 +40,7 @@ model/verify/embed.sh "$work/small.sqfs" "$work/small_image.cc" EmbeddedSmallIma
 objs=()
 for src in $reader_srcs $cli_srcs $model_srcs "$work/small_image.cc"; do
   obj=$work/obj/$(echo "${src#"$work/"}" | tr / _).o
-  $CXX $CXXFLAGS $std $compat -c "$src" -o "$obj"
+  $CXX $CXXFLAGS $std -c "$src" -o "$obj"
   objs+=("$obj")
 done
 rm -f "$work/libsquashlab.a"
@@ -53,7 +51,7 @@ libs="$libs -lboost_context"
 build_target() {  # NAME SOURCE [extra flags...]
   local name=$1 src=$2
   shift 2
-  $CXX $CXXFLAGS $std $compat "$@" -c "$src" -o "$work/obj/$name.o"
+  $CXX $CXXFLAGS $std "$@" -c "$src" -o "$work/obj/$name.o"
   $CXX $CXXFLAGS "$work/obj/$name.o" "$work/libsquashlab.a" $LIB_FUZZING_ENGINE $libs \
     -o "$OUT/$name"
 }
@@ -65,8 +63,8 @@ for codec in gzip lzma lzo xz lz4 zstd; do
   build_target "decompress_${codec}_fuzzer" fuzz/decompress_fuzzer.cc -DSQUASHLAB_FUZZ_CODEC=$codec_id
   codec_id=$((codec_id + 1))
 done
-$CXX $CXXFLAGS $std $compat -c fuzz/schedule_case.cc -o "$work/obj/schedule_case.o"
-$CXX $CXXFLAGS $std $compat -c fuzz/schedule_fuzzer.cc -o "$work/obj/schedule_fuzzer.o"
+$CXX $CXXFLAGS $std -c fuzz/schedule_case.cc -o "$work/obj/schedule_case.o"
+$CXX $CXXFLAGS $std -c fuzz/schedule_fuzzer.cc -o "$work/obj/schedule_fuzzer.o"
 $CXX $CXXFLAGS "$work/obj/schedule_fuzzer.o" "$work/obj/schedule_case.o" "$work/libsquashlab.a" \
   $LIB_FUZZING_ENGINE $libs -o "$OUT/schedule_fuzzer"
 

@@ -26,11 +26,7 @@ done
 base=/root/.cache/bazel-fuzz
 [ -n "${SQUASHLAB_FUZZ_OUTPUT_BASE:-}" ] && base=$SQUASHLAB_FUZZ_OUTPUT_BASE
 # --symlink_prefix=/: leave the workspace's bazel-* links to the default server.
-# BAZEL_CXXOPTS: std::source_location for clang-14 (fuzz/compat/), needed by
-# the model's variants (schedule targets).
-compat=$PWD/fuzz/compat
-flags=(--config=fuzz --symlink_prefix=/
-  "--repo_env=BAZEL_CXXOPTS=-std=c++20:-isystem$compat:-include$compat/clang14_source_location.h")
+flags=(--config=fuzz --symlink_prefix=/)
 seeds=//fuzz:seed_corpora
 case $target in schedule_*) seeds=//fuzz:schedule_seed_corpus ;; esac
 bazel --output_base="$base" build "${flags[@]}" "//fuzz:$target" "$seeds" \

@@ -27,9 +27,7 @@ done
 [ ${#classes[@]} -eq 0 ] &&
   classes=(hung-task use-after-free brelse-free-buffer null-dereference work-freed-active)
 target=schedule_async2013_fuzzer
-compat=$PWD/fuzz/compat
-flags=(--config=fuzz --symlink_prefix=/
-  "--repo_env=BAZEL_CXXOPTS=-std=c++20:-isystem$compat:-include$compat/clang14_source_location.h")
+flags=(--config=fuzz --symlink_prefix=/)
 base=${SQUASHLAB_FUZZ_OUTPUT_BASE:-/root/.cache/bazel-fuzz}
 bazel --output_base="$base" build "${flags[@]}" "//fuzz:$target" //fuzz:schedule_seed_corpus 2>&1 |
   grep -E '^ERROR' || true
