@@ -86,6 +86,11 @@ Status ParseItem(const std::string& item, FaultPlan* plan) {
 
 bool FaultPlan::empty() const { return ToString().empty(); }
 
+bool FaultPlan::can_fail() const {
+  return eio > 0 || !eio_sectors.empty() || reada_drop > 0 || short_completion > 0 || flip > 0 ||
+         !flip_sectors.empty();
+}
+
 std::string FaultPlan::ToString() const {
   std::string s;
   auto add = [&s](const std::string& item) {

@@ -56,6 +56,10 @@ struct FaultPlan {
   std::optional<uint64_t> seed;
 
   bool empty() const;
+  // Whether a read under this plan may end in an error (EIO, a refused
+  // READA, a short completion) or see a flipped bit; delays and reordering
+  // alone cannot cost a byte.
+  bool can_fail() const;
   std::string ToString() const;
   static StatusOr<FaultPlan> Parse(const std::string& text);
   bool operator==(const FaultPlan&) const = default;

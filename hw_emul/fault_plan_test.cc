@@ -42,6 +42,20 @@ TEST(FaultPlan, EmptyAndNone) {
   EXPECT_EQ(FaultPlan().ToString(), "");
 }
 
+TEST(FaultPlan, CanFailOnlyWithAFaultThatCostsBytes) {
+  for (const char* text : {"eio=0.1", "eio@sector=8", "reada_drop=0.5", "short=0.2", "flip=0.01",
+                           "flip@sector=3-4", "delay=1;eio=0.1"}) {
+    auto plan = FaultPlan::Parse(text);
+    ASSERT_TRUE(plan.ok()) << text;
+    EXPECT_TRUE(plan->can_fail()) << text;
+  }
+  for (const char* text : {"", "none", "delay=0.5;delay_us=300", "reorder=0.5", "seed=3;congest=2"}) {
+    auto plan = FaultPlan::Parse(text);
+    ASSERT_TRUE(plan.ok()) << text;
+    EXPECT_FALSE(plan->can_fail()) << text;
+  }
+}
+
 TEST(FaultPlan, RefusesBadStrings) {
   for (const char* bad : {"eio", "eio=2", "eio=-0.1", "eio=abc", "frob=1", "eio@sector=5-3",
                           "eio@sector=", "seed=x", ";", "eio=0.1;;flip=0.2", "delay_us=1.5"}) {

@@ -46,6 +46,14 @@ std::atomic<int>& ActivePlugs() {
   return n;
 }
 
+// Forgets `plug` as its owner's current plug. REQUIRES: RegistryMu() held.
+void UnregisterLocked(const blk_plug* plug) {
+  auto it = Registry().find(plug->owner);
+  if (it == Registry().end() || it->second != plug) return;
+  Registry().erase(it);
+  ActivePlugs().fetch_sub(1);
+}
+
 }  // namespace
 
 blk_plug::~blk_plug() {
@@ -58,11 +66,7 @@ blk_plug::~blk_plug() {
     return;
   }
   std::lock_guard<std::mutex> l(RegistryMu());
-  auto it = Registry().find(owner);
-  if (it != Registry().end() && it->second == this) {
-    Registry().erase(it);
-    ActivePlugs().fetch_sub(1);
-  }
+  UnregisterLocked(this);
 }
 
 void blk_start_plug(blk_plug* plug) {
@@ -82,11 +86,7 @@ void blk_finish_plug(blk_plug* plug) {
   {
     std::lock_guard<std::mutex> l(RegistryMu());
     if (!plug->active) return;
-    auto it = Registry().find(plug->owner);
-    if (it != Registry().end() && it->second == plug) {
-      Registry().erase(it);
-      ActivePlugs().fetch_sub(1);
-    }
+    UnregisterLocked(plug);
     plug->active = false;
     bios.swap(plug->list);
   }

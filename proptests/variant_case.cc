@@ -213,7 +213,7 @@ VariantRun RunVariant(const VariantCase& c, const std::string& variant, RunHooks
   auto snap = std::make_shared<PageSnapshot>();
   std::shared_ptr<const ImageModel> img = *image;
   const std::vector<ExtraReader> readers = c.readers;
-  const bool eio_allowed = !spec.faults.empty();
+  const bool eio_allowed = ScenarioAllowsEio(spec);
   ScenarioObserver observe = [=](Kernel& k, SquashfsMount* m, BlockDevice*) {
     *snap = PageSnapshot{};
     SpawnReaders(k, m, *img, readers, eio_allowed);

@@ -200,6 +200,14 @@ const std::vector<std::string>& FaultPlans() {
   return kPlans;
 }
 
+bool ScenarioAllowsEio(const ScenarioSpec& spec) {
+  if (std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) != FaultPlans().end())
+    return true;
+  if (spec.device.empty()) return false;
+  auto dev = ParseDevice(spec.device, spec.faults);
+  return dev.ok() && dev->faults.can_fail();
+}
+
 StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image,
                                 ScenarioObserver observe) {
   const ReadPathOps* rp = FindReadPath(spec.variant);
@@ -226,12 +234,7 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
   if (image->files.empty()) return Status::InvalidArgument("image has no regular file");
   // A read may end in EIO only under a plan that can fail a bio (or flip a
   // bit the codec notices); delays and reordering must not cost a byte.
-  bool eio_possible = named_plan;
-  if (dev) {
-    const FaultPlan& f = dev->faults;
-    eio_possible |= f.eio > 0 || !f.eio_sectors.empty() || f.reada_drop > 0 ||
-                    f.short_completion > 0 || f.flip > 0 || !f.flip_sectors.empty();
-  }
+  const bool eio_possible = ScenarioAllowsEio(spec);
   Scenario sc;
   sc.name = spec.Name();
   sc.config.ncpus = 2;

@@ -58,6 +58,10 @@ struct SquashfsMount;
 // AtQuiescence probes here (device counters, page contents).
 using ScenarioObserver = std::function<void(Kernel&, SquashfsMount*, BlockDevice*)>;
 
+// Whether EIO is an acceptable read result in `spec`'s scenario: its fault
+// plan can fail a bio (delays and reordering alone cannot).
+bool ScenarioAllowsEio(const ScenarioSpec& spec);
+
 StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image,
                                 ScenarioObserver observe = {});
 
