@@ -10,7 +10,6 @@ namespace squashlab {
 namespace {
 
 constexpr unsigned long Bit(int b) { return 1UL << b; }
-constexpr uint64_t kBhWaitKey = 0x100000;
 
 bool Test(const buffer_head* bh, int b) { return bh->b_state.load(std::memory_order_acquire) & Bit(b); }
 
@@ -113,7 +112,7 @@ void lock_buffer(buffer_head* bh) {
   k.MightSleep("lock_buffer");
   k.Point("lock_buffer", bh->b_blocknr);
   while (bh->b_state.fetch_or(Bit(BH_Lock), std::memory_order_acquire) & Bit(BH_Lock)) {
-    k.Sleep(k.HashedWaitqueue(kBhWaitKey + bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
+    k.Sleep(k.Waitqueue(Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
             "lock_buffer", bh->b_blocknr);
   }
 }
@@ -128,7 +127,7 @@ void unlock_buffer(buffer_head* bh) {
   Enter(bh, "unlock_buffer");
   if (!Test(bh, BH_Lock)) BufferBug(bh, "unlock_buffer", "buffer not locked");
   bh->b_state.fetch_and(~Bit(BH_Lock), std::memory_order_release);
-  k.Wake(k.HashedWaitqueue(kBhWaitKey + bh->b_blocknr));
+  k.Wake(k.Waitqueue(Kernel::WaitOn::kBuffer, bh->b_blocknr));
 }
 
 void wait_on_buffer(buffer_head* bh) {
@@ -136,7 +135,7 @@ void wait_on_buffer(buffer_head* bh) {
   k.CheckPtr(bh, "wait_on_buffer");
   k.MightSleep("wait_on_buffer");
   k.Point("wait_on_buffer", bh->b_blocknr);
-  k.Sleep(k.HashedWaitqueue(kBhWaitKey + bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
+  k.Sleep(k.Waitqueue(Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
           "wait_on_buffer", bh->b_blocknr);
 }
 

@@ -59,12 +59,21 @@ int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current, bool 
   return choice;
 }
 
-// Whether s depends on no step of log_[from, to).
+// Whether a step that turned `gates` off on `cpu` would have kept x from
+// running (see ExploreExecutor::Gated).
+static bool Gates(int gates, int cpu, int x_cpu, bool x_interrupt) {
+  if (gates == 0 || cpu != x_cpu) return false;
+  return (gates & StepInfo::kGatesInterrupts) || !x_interrupt;
+}
+
+// Whether s depends on no step of log_[from, to): it conflicts with none,
+// and turns nothing off that would have kept one from running.
 bool ExhaustiveStrategy::Independent(size_t from, size_t to, const LoggedStep& s) const {
-  if (s.fp.all || s.gates_more) return false;
+  if (s.fp.all) return false;
   for (size_t i = from; i < to; i++) {
     const LoggedStep& x = log_[i];
     if (Conflict(s.fp, x.fp) || (s.created && x.created)) return false;
+    if (Gates(s.gates_more, s.cpu, x.cpu, x.interrupt)) return false;
   }
   return true;
 }
@@ -82,7 +91,8 @@ bool ExhaustiveStrategy::UselessChunk() const {
 
 bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
   if (!por_) return true;
-  LoggedStep s{step.task, step.created, step.gates_more, FootprintOf(step, irq_starts_commute_)};
+  LoggedStep s{step.task, step.created, step.cpu, step.context == TaskContext::kInterrupt,
+               step.gates_more, FootprintOf(step, irq_starts_commute_, slab_reuses_)};
   // Rule 1: t resumes after its preemption.
   for (size_t i = 0; i < windows_.size(); i++) {
     if (windows_[i].task != step.task) continue;

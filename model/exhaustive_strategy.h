@@ -54,6 +54,8 @@ class ExhaustiveStrategy : public Strategy {
   bool OnStep(const StepInfo& step) override;
   // See FootprintOf (exhaustive_strategy_por.h). Default: false.
   void set_irq_starts_commute(bool v) { irq_starts_commute_ = v; }
+  // See FootprintOf. Default: true (a production kernel's slab).
+  void set_slab_reuses(bool v) { slab_reuses_ = v; }
   bool EndRun(long steps) override;
   // Runs so far (complete or abandoned), and of them the abandoned ones.
   long schedules() const { return schedules_; }
@@ -75,7 +77,9 @@ class ExhaustiveStrategy : public Strategy {
   struct LoggedStep {
     int task;
     bool created;
-    bool gates_more;
+    int cpu;
+    bool interrupt;  // an interrupt handler (runs while preemption is off)
+    int gates_more;  // StepInfo::gates_more
     StepFootprint fp;
   };
   // A task passed over at a node whose first step since is log_[from]: the
@@ -98,6 +102,7 @@ class ExhaustiveStrategy : public Strategy {
   bool por_;
   bool iterative_;
   bool irq_starts_commute_ = false;
+  bool slab_reuses_ = true;
   int level_ = 0;                  // the bound of this pass (iterative)
   std::vector<Frame> stack_;
   size_t depth_ = 0;

@@ -28,86 +28,120 @@ namespace {
 using C = StepFootprint::Class;
 
 // Which classes an operation touches: the first by the point's argument
-// (or 0 for a global class), the second always global.
+// (or 0 for a global class), with the fields it reads or writes (struct
+// page and buffer_head), the second always global.
 struct Entry {
   const char* op;
   C by_arg;
+  uint8_t reads;   // fields read only
+  uint8_t writes;  // fields written (and maybe read)
   C global;
+  uint8_t ref = StepFootprint::kNoRef;  // what it does to the reference count
+  bool global_read = false;             // it only reads the global class
 };
 
+constexpr uint8_t kLock = StepFootprint::kLockBit;
+constexpr uint8_t kUptodate = StepFootprint::kUptodateBit;
+constexpr uint8_t kError = StepFootprint::kErrorBit;
+constexpr uint8_t kOther = StepFootprint::kOtherBits;
+constexpr uint8_t kGet = StepFootprint::kRefGet;
+constexpr uint8_t kPut = StepFootprint::kRefPut;
+constexpr uint8_t kRead = StepFootprint::kRefRead;
+constexpr uint8_t kNoRef = StepFootprint::kNoRef;
+constexpr uint8_t kAll = StepFootprint::kAllFields;
+
 // Every operation not listed touches everything (footprint `all`):
-// wait_event/wake_up, work items, completions, atomics,
-// READ_ONCE/WRITE_ONCE, preempt_disable/enable, delays, device threads.
+// wait_event/wake_up, flush_work, completions, atomics,
+// READ_ONCE/WRITE_ONCE, delays, device threads.
+//
+// Fields: each operation names the bits of the flags word it tests or
+// changes (atomic bit operations on different bits commute) and the
+// reference count. What a field publishes is ordered by it: page data by
+// PG_locked and PG_uptodate, b_data by BH_Lock and BH_Uptodate. A step that
+// looks at more than its fields (a report prints the whole object; a page
+// dropping its last reference is checked flag by flag and marked freed,
+// which every later CheckPage reads) has a wide effect and touches
+// everything (StepInfo::wide). A buffer_head is created by the __getblk of
+// its block (b_count) before any other task can name it.
 constexpr Entry kTable[] = {
-    // Page flags, references and the lock: the page. (Sleeping on and
-    // waking the hashed wait queues is seen by the executor, per queue.)
-    {"PageLocked", C::kPage, C::kNone},
-    {"PageUptodate", C::kPage, C::kNone},
-    {"SetPageUptodate", C::kPage, C::kNone},
-    {"ClearPageUptodate", C::kPage, C::kNone},
-    {"PageError", C::kPage, C::kNone},
-    {"SetPageError", C::kPage, C::kNone},
-    {"ClearPageError", C::kPage, C::kNone},
-    {"PageReadahead", C::kPage, C::kNone},
-    {"SetPageReadahead", C::kPage, C::kNone},
-    {"ClearPageReadahead", C::kPage, C::kNone},
-    {"TestClearPageReadahead", C::kPage, C::kNone},
-    {"PageLRU", C::kPage, C::kNone},
-    {"PageDirty", C::kPage, C::kNone},
-    {"flush_dcache_page", C::kPage, C::kNone},
-    {"get_page", C::kPage, C::kNone},
-    {"page_count", C::kPage, C::kNone},
-    {"put_page", C::kPage, C::kNone},  // pfns are never reused
-    {"trylock_page", C::kPage, C::kNone},
-    {"__set_page_locked", C::kPage, C::kNone},
-    {"__clear_page_locked", C::kPage, C::kNone},
-    {"lock_page", C::kPage, C::kNone},
-    {"unlock_page", C::kPage, C::kNone},
-    {"wait_on_page_locked", C::kPage, C::kNone},
-    {"alloc_page", C::kNone, C::kPageAlloc},
+    // Page flags, references and the lock. (Sleeping on and waking the
+    // objects' wait queues is seen by the executor, per queue.)
+    {"PageLocked", C::kPage, kLock, 0, C::kNone},
+    {"trylock_page", C::kPage, 0, kLock, C::kNone},
+    {"__set_page_locked", C::kPage, 0, kLock, C::kNone},
+    {"__clear_page_locked", C::kPage, 0, kLock, C::kNone},
+    {"lock_page", C::kPage, 0, kLock, C::kNone},
+    {"unlock_page", C::kPage, 0, kLock, C::kNone},
+    {"wait_on_page_locked", C::kPage, kLock, 0, C::kNone},
+    {"PageUptodate", C::kPage, kUptodate, 0, C::kNone},
+    {"SetPageUptodate", C::kPage, kLock, kUptodate, C::kNone},  // checks PG_locked
+    {"ClearPageUptodate", C::kPage, 0, kUptodate, C::kNone},
+    {"PageError", C::kPage, kError, 0, C::kNone},
+    {"SetPageError", C::kPage, 0, kError, C::kNone},
+    {"ClearPageError", C::kPage, 0, kError, C::kNone},
+    {"PageReadahead", C::kPage, kOther, 0, C::kNone},
+    {"SetPageReadahead", C::kPage, 0, kOther, C::kNone},
+    {"ClearPageReadahead", C::kPage, 0, kOther, C::kNone},
+    {"TestClearPageReadahead", C::kPage, 0, kOther, C::kNone},
+    {"PageLRU", C::kPage, kOther, 0, C::kNone},
+    {"PageDirty", C::kPage, kOther, 0, C::kNone},
+    {"get_page", C::kPage, 0, 0, C::kNone, kGet},
+    {"page_count", C::kPage, 0, 0, C::kNone, kRead},
+    {"put_page", C::kPage, 0, 0, C::kNone, kPut},  // the last one is wide; pfns are never reused
+    // A no-op on x86 (the model only checks the page, as every op does).
+    {"flush_dcache_page", C::kNone, 0, 0, C::kNone},
+    {"alloc_page", C::kNone, 0, 0, C::kPageAlloc},
     // The page cache, slot by slot (the argument is the index).
-    {"find_get_page", C::kMapping, C::kNone},
-    {"add_to_page_cache_lru", C::kMapping, C::kNone},
+    {"find_get_page", C::kMapping, 0, kAll, C::kNone},
+    {"add_to_page_cache_lru", C::kMapping, 0, kAll, C::kNone},
     // Buffer heads by block number.
-    {"__getblk", C::kBuffer, C::kNone},
-    {"trylock_buffer", C::kBuffer, C::kNone},
-    {"buffer_uptodate", C::kBuffer, C::kNone},
-    {"set_buffer_uptodate", C::kBuffer, C::kNone},
-    {"clear_buffer_uptodate", C::kBuffer, C::kNone},
-    {"buffer_req", C::kBuffer, C::kNone},
-    {"buffer_mapped", C::kBuffer, C::kNone},
-    {"get_bh", C::kBuffer, C::kNone},
-    {"put_bh", C::kBuffer, C::kNone},
-    {"__brelse", C::kBuffer, C::kNone},
-    {"submit_bh", C::kBuffer, C::kNone},
-    {"lock_buffer", C::kBuffer, C::kNone},
-    {"unlock_buffer", C::kBuffer, C::kNone},
-    {"wait_on_buffer", C::kBuffer, C::kNone},
+    {"__getblk", C::kBuffer, 0, 0, C::kNone, kGet},
+    {"get_bh", C::kBuffer, 0, 0, C::kNone, kGet},
+    {"put_bh", C::kBuffer, 0, 0, C::kNone, kPut},
+    {"__brelse", C::kBuffer, 0, 0, C::kNone, kPut},
+    {"trylock_buffer", C::kBuffer, 0, kLock, C::kNone},
+    {"lock_buffer", C::kBuffer, 0, kLock, C::kNone},
+    {"unlock_buffer", C::kBuffer, 0, kLock, C::kNone},
+    {"wait_on_buffer", C::kBuffer, kLock, 0, C::kNone},
+    {"buffer_uptodate", C::kBuffer, kUptodate, 0, C::kNone},
+    {"set_buffer_uptodate", C::kBuffer, 0, kUptodate, C::kNone},
+    {"clear_buffer_uptodate", C::kBuffer, 0, kUptodate, C::kNone},
+    {"buffer_req", C::kBuffer, kOther, 0, C::kNone},
+    {"buffer_mapped", C::kBuffer, kOther, 0, C::kNone},
+    {"submit_bh", C::kBuffer, 0, kAll, C::kSpawn},  // checks, sets BH_Req, sends a bio
     // Bios by id; submitting one makes the device spawn its completion.
-    {"bio_add_page", C::kBio, C::kNone},
-    {"bio_endio", C::kBio, C::kNone},
-    {"bio_get", C::kBio, C::kNone},
-    {"bio_put", C::kBio, C::kNone},
-    {"submit_bio", C::kBio, C::kSpawn},
-    {"bio_alloc", C::kNone, C::kBioAlloc},
-    {"mutex_lock", C::kMutex, C::kNone},
-    {"mutex_trylock", C::kMutex, C::kNone},
-    {"mutex_unlock", C::kMutex, C::kNone},
-    {"kmalloc", C::kNone, C::kSlab},
-    {"kfree", C::kNone, C::kSlab},
+    {"bio_add_page", C::kBio, 0, kAll, C::kNone},
+    {"bio_endio", C::kBio, 0, kAll, C::kNone},
+    {"bio_get", C::kBio, 0, kAll, C::kNone},
+    {"bio_put", C::kBio, 0, kAll, C::kNone},
+    {"submit_bio", C::kBio, 0, kAll, C::kSpawn},
+    {"bio_alloc", C::kNone, 0, 0, C::kBioAlloc},
+    {"mutex_lock", C::kMutex, 0, kAll, C::kNone},
+    {"mutex_trylock", C::kMutex, 0, kAll, C::kNone},
+    {"mutex_unlock", C::kMutex, 0, kAll, C::kNone},
+    // kmalloc by the object's size: a cache's freelist (production slab)
+    // or nothing shared (debug: never reused). kfree also looks for work
+    // items inside the object (debugobjects): it reads every work item.
+    {"kmalloc", C::kSlab, 0, kAll, C::kNone},
+    {"kfree", C::kSlab, 0, kAll, C::kWork, kNoRef, /*global_read=*/true},
+    // A work item by its id: its pending bit and its entry in the table;
+    // queueing spawns the kworker (ids follow creation order). A kworker's
+    // last step (it ends the item) touches the whole table (FootprintOf).
+    {"queue_work", C::kWork, 0, kAll, C::kSpawn},
+    {"process_one_work", C::kWork, 0, kAll, C::kNone},
     // The codec writing a page of output into pages the caller holds
     // locked (published by SetPageUptodate + unlock_page).
-    {"inflate", C::kNone, C::kNone},
+    {"inflate", C::kNone, 0, 0, C::kNone},
     // The task's own preemption count. What that does to the other tasks
     // of its CPU (gating) is seen by the executor after the step and
     // reported to OnStep (`gates_more`), so these touch no shared object.
-    {"preempt_disable", C::kNone, C::kNone},
-    {"preempt_enable", C::kNone, C::kNone},
+    {"preempt_disable", C::kNone, 0, 0, C::kNone},
+    {"preempt_enable", C::kNone, 0, 0, C::kNone},
     // A task's code before its first kernel-API call: what its creator
     // handed it (ordered by the spawn), and state shared by every task's
     // first step, such as the RAM disk's fault-plan draws in the
     // completion interrupt: all first steps conflict with one another.
-    {"start", C::kNone, C::kNone},
+    {"start", C::kNone, 0, 0, C::kNone},
 };
 
 const Entry* Lookup(const char* op) {
@@ -124,25 +158,31 @@ const Entry* Lookup(const char* op) {
 
 }  // namespace
 
-void StepFootprint::Add(Class c, uint64_t identity) {
+void StepFootprint::Add(Class c, uint64_t identity, uint8_t f, uint8_t w, uint8_t r) {
   if (c == kNone) return;
   if (n == 3) {
     all = true;
     return;
   }
   cls[n] = c;
+  fields[n] = f | w;
+  writes[n] = w;
+  // The whole object includes its reference count.
+  if (r == kNoRef && w == kAllFields) r = kRefRead;
+  ref[n] = (c == kPage || c == kBuffer) ? r : static_cast<uint8_t>(kNoRef);
   id[n++] = identity;
 }
 
-StepFootprint FootprintOf(const StepInfo& step, bool irq_starts_commute) {
+StepFootprint FootprintOf(const StepInfo& step, bool irq_starts_commute, bool slab_reuses) {
   StepFootprint f;
   const Entry* e = step.op ? Lookup(step.op) : nullptr;
-  if (e == nullptr) {
+  if (e == nullptr || step.wide) {
     f.all = true;
     return f;
   }
-  f.Add(e->by_arg, step.arg);
-  f.Add(e->global, 0);
+  if (e->by_arg != C::kSlab || slab_reuses) f.Add(e->by_arg, step.arg, e->reads, e->writes, e->ref);
+  if (e->global_read) f.Add(e->global, 0, StepFootprint::kAllFields, 0);
+  else f.Add(e->global, 0);
   if (!irq_starts_commute && e->op == std::string_view("start") &&
       step.context == TaskContext::kInterrupt)
     f.Add(C::kStart, 0);
@@ -170,13 +210,23 @@ bool Meet(const StepFootprint& sleeper, const StepFootprint& waker) {
   return false;
 }
 
+// Identity 0 of a slab cache or a work item stands for all of them.
+bool SameObject(C cls, uint64_t a, uint64_t b) {
+  if (a == b) return true;
+  return (cls == C::kSlab || cls == C::kWork) && (a == 0 || b == 0);
+}
+
 }  // namespace
 
 bool Conflict(const StepFootprint& a, const StepFootprint& b) {
   if (a.all || b.all) return true;
   for (int i = 0; i < a.n; i++)
     for (int j = 0; j < b.n; j++)
-      if (a.cls[i] == b.cls[j] && a.id[i] == b.id[j]) return true;
+      if (a.cls[i] == b.cls[j] && SameObject(a.cls[i], a.id[i], b.id[j]) &&
+          (((a.writes[i] & b.fields[j]) | (b.writes[j] & a.fields[i])) != 0 ||
+           (a.ref[i] != StepFootprint::kNoRef && b.ref[j] != StepFootprint::kNoRef &&
+            a.ref[i] != b.ref[j])))
+        return true;
   return Meet(a, b) || Meet(b, a);
 }
 

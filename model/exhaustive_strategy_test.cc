@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,7 +54,10 @@ struct Outcome {
   std::set<std::vector<int>> traces;
 };
 
-Outcome Explore(const Program& prog, int bound, bool por) {
+// `cpus`: each task's CPU (default: all on CPU 0); a "preempt_disable" step
+// reports that it gates its CPU's other process-context tasks.
+Outcome Explore(const Program& prog, int bound, bool por, std::vector<int> cpus = {}) {
+  cpus.resize(prog.size(), 0);
   ExhaustiveStrategy s(bound, por, por);
   Outcome out;
   bool more = true;
@@ -76,6 +80,8 @@ Outcome Explore(const Program& prog, int bound, bool por) {
       info.op = prog[pick][pc[pick]].first;
       info.arg = prog[pick][pc[pick]].second;
       info.stopped = ++pc[pick] == prog[pick].size();
+      info.cpu = cpus[pick];
+      if (std::string_view(info.op) == "preempt_disable") info.gates_more = StepInfo::kGatesPreemption;
       done.push_back({pick, FootprintOf(info)});
       index.push_back(static_cast<int>(pc[pick]));
       current = pick;
@@ -122,6 +128,78 @@ TEST(ExhaustiveStrategyTest, IndependentTasksRunOncePerPass) {
   Outcome reduced = Explore(prog, 2, true);
   EXPECT_EQ(reduced.traces.size(), 1u);
   EXPECT_EQ(reduced.complete, 3);
+}
+StepFootprint Fp(const char* op, uint64_t arg, bool slab_reuses = true) {
+  StepInfo info;
+  info.op = op;
+  info.arg = arg;
+  return FootprintOf(info, false, slab_reuses);
+}
+
+TEST(FootprintTest, FlagsConflictBitByBitAndReadsCommute) {
+  EXPECT_FALSE(Conflict(Fp("PageUptodate", 7), Fp("PageUptodate", 7)));
+  EXPECT_TRUE(Conflict(Fp("PageUptodate", 7), Fp("SetPageUptodate", 7)));
+  EXPECT_FALSE(Conflict(Fp("PageUptodate", 7), Fp("SetPageUptodate", 8)));
+  EXPECT_TRUE(Conflict(Fp("SetPageUptodate", 7), Fp("unlock_page", 7)));  // checks PG_locked
+  EXPECT_FALSE(Conflict(Fp("PageError", 7), Fp("unlock_page", 7)));
+  EXPECT_FALSE(Conflict(Fp("trylock_buffer", 3), Fp("set_buffer_uptodate", 3)));
+  EXPECT_TRUE(Conflict(Fp("trylock_buffer", 3), Fp("unlock_buffer", 3)));
+  EXPECT_TRUE(Conflict(Fp("wait_on_buffer", 3), Fp("unlock_buffer", 3)));
+  EXPECT_FALSE(Conflict(Fp("wait_on_buffer", 3), Fp("buffer_uptodate", 3)));
+  EXPECT_TRUE(Conflict(Fp("submit_bh", 3), Fp("buffer_uptodate", 3)));  // the whole buffer
+  EXPECT_FALSE(Conflict(Fp("flush_dcache_page", 7), Fp("SetPageUptodate", 7)));
+}
+
+TEST(FootprintTest, ReferenceGetsCommuteAndPutsCommuteButNotWithEachOther) {
+  EXPECT_FALSE(Conflict(Fp("get_page", 7), Fp("get_page", 7)));
+  EXPECT_FALSE(Conflict(Fp("put_page", 7), Fp("put_page", 7)));
+  EXPECT_TRUE(Conflict(Fp("get_page", 7), Fp("put_page", 7)));
+  EXPECT_TRUE(Conflict(Fp("page_count", 7), Fp("put_page", 7)));
+  EXPECT_FALSE(Conflict(Fp("page_count", 7), Fp("page_count", 7)));
+  EXPECT_FALSE(Conflict(Fp("put_page", 7), Fp("PageUptodate", 7)));
+  EXPECT_FALSE(Conflict(Fp("__getblk", 3), Fp("get_bh", 3)));
+  EXPECT_TRUE(Conflict(Fp("__getblk", 3), Fp("put_bh", 3)));
+  EXPECT_TRUE(Conflict(Fp("__brelse", 3), Fp("get_bh", 3)));
+  EXPECT_TRUE(Conflict(Fp("submit_bh", 3), Fp("get_bh", 3)));  // the whole buffer
+}
+
+TEST(FootprintTest, AWideStepTouchesEverything) {
+  StepInfo last_put;
+  last_put.op = "put_page";
+  last_put.arg = 7;
+  last_put.wide = true;  // the page went back to the allocator
+  EXPECT_TRUE(Conflict(FootprintOf(last_put), Fp("PageUptodate", 7)));
+  EXPECT_TRUE(Conflict(FootprintOf(last_put), Fp("put_page", 7)));
+  EXPECT_TRUE(Conflict(FootprintOf(last_put), Fp("buffer_uptodate", 3)));
+}
+
+TEST(FootprintTest, SlabCachesAndWorkItems) {
+  EXPECT_TRUE(Conflict(Fp("kmalloc", 64), Fp("kfree", 64)));
+  EXPECT_FALSE(Conflict(Fp("kmalloc", 64), Fp("kfree", 16)));
+  EXPECT_TRUE(Conflict(Fp("kmalloc", 64), Fp("kfree", 0)));  // unknown object: every cache
+  EXPECT_FALSE(Conflict(Fp("kmalloc", 64, false), Fp("kfree", 64, false)));  // quarantine
+  EXPECT_FALSE(Conflict(Fp("kfree", 64, false), Fp("kfree", 16, false)));
+  EXPECT_TRUE(Conflict(Fp("kfree", 64, false), Fp("process_one_work", 5)));  // debugobjects
+  EXPECT_TRUE(Conflict(Fp("queue_work", 5), Fp("process_one_work", 5)));
+  EXPECT_FALSE(Conflict(Fp("queue_work", 5), Fp("process_one_work", 6)));
+  StepInfo end;  // a kworker's last step ends its item: the whole table
+  end.op = "kfree";
+  end.arg = 64;
+  end.context = TaskContext::kWorkqueue;
+  end.stopped = end.finished = true;
+  EXPECT_TRUE(Conflict(FootprintOf(end, false, false), Fp("queue_work", 9)));
+}
+
+TEST(ExhaustiveStrategyTest, TurningPreemptionOffGatesOnlyItsOwnCpu) {
+  // Task 0 turns preemption off; task 1 touches other state. On another
+  // CPU, a preemption before preempt_disable is useless (task 1 could have
+  // run beside it); on the same CPU it is not (task 1 could not have).
+  const Program prog = {{{"PageUptodate", 1}, {"preempt_disable", 0}, {"PageUptodate", 1}},
+                        {{"PageUptodate", 2}, {"PageUptodate", 2}}};
+  Outcome apart = Explore(prog, 2, true, {0, 1});
+  Outcome together = Explore(prog, 2, true, {0, 0});
+  EXPECT_LT(apart.complete, together.complete);
+  EXPECT_EQ(apart.traces, Explore(prog, 2, false, {0, 1}).traces);
 }
 }  // namespace
 }  // namespace squashlab

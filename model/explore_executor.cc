@@ -143,8 +143,12 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   const size_t tasks_before = slots_.size();
   Kernel* kernel = Kernel::CurrentOrNull();
   const uint64_t ids_before = kernel ? kernel->ObjectIdsIssued() : 0;
+  const uint64_t wide_before = kernel ? kernel->WideEffects() : 0;
   // What gates the other tasks of this CPU (see Gated).
-  auto gate = [](const Task& t) { return (t.preempt_count > 0 ? 1 : 0) | (t.irqs_disabled > 0 ? 2 : 0); };
+  auto gate = [](const Task& t) {
+    return (t.preempt_count > 0 ? StepInfo::kGatesPreemption : 0) |
+           (t.irqs_disabled > 0 ? StepInfo::kGatesInterrupts : 0);
+  };
   const int gate_before = gate(s->task);
   step_waited_.clear();
   step_woke_.clear();
@@ -161,7 +165,9 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   info.op = op;
   info.arg = arg;
   info.created = slots_.size() != tasks_before || (kernel && kernel->ObjectIdsIssued() != ids_before);
-  info.gates_more = (gate(s->task) & ~gate_before) != 0;
+  info.cpu = s->task.cpu;
+  info.gates_more = gate(s->task) & ~gate_before;
+  info.wide = kernel && kernel->WideEffects() != wide_before;
   info.stopped = s->task.state != TaskState::kRunnable;
   info.finished = s->task.state == TaskState::kDone;
   info.waited = step_waited_;

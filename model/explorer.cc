@@ -16,6 +16,7 @@ std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt) {
   if (opt.strategy == "exhaustive") {
     auto s = std::make_unique<ExhaustiveStrategy>(opt.preemption_bound, opt.por, opt.iterative);
     s->set_irq_starts_commute(opt.irq_starts_commute);
+    s->set_slab_reuses(opt.slab_reuses);
     return s;
   }
   return MakePctStrategy(opt.pct_depth, opt.pct_steps);
@@ -34,11 +35,12 @@ ExploreOptions ExploreOptionsFromEnv(ExploreOptions o) {
   return o;
 }
 
-RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace) {
+RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace,
+                            uint64_t* fingerprint) {
   strategy.BeginRun(seed);
   exec_.Reset(&strategy, trace);
   RunResult r;
-  ScenarioOutcome out = RunScenario(sc, exec_, seed);
+  ScenarioOutcome out = RunScenario(sc, exec_, seed, fingerprint);
   r.report = out.report;
   r.reports = out.reports;
   r.completed = out.ok();
@@ -57,7 +59,9 @@ RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t see
 ExploreResult Explorer::Explore(const Scenario& sc, const ExploreOptions& opt) {
   ExploreResult res;
   auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<Strategy> strategy = MakeStrategy(opt);
+  ExploreOptions o = opt;
+  o.slab_reuses = !sc.config.debug;  // a debug kernel's quarantine never reuses
+  std::unique_ptr<Strategy> strategy = MakeStrategy(o);
   bool exhaustive = opt.strategy == "exhaustive";
   // Exhaustive search is one sequence; only shard 0 walks it.
   if (exhaustive && opt.shard.index != 0) return res;

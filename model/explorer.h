@@ -57,6 +57,7 @@ struct ExploreOptions {
   bool por = false;              // exhaustive: partial-order reduction
   bool iterative = false;        // exhaustive: bound 0, then 1, ... (CHESS)
   bool irq_starts_commute = false;  // por: see FootprintOf
+  bool slab_reuses = true;          // por: see FootprintOf (false: a debug kernel)
   uint64_t seed = 1;
   long max_runs = 1000;
   double max_seconds = 0;        // 0: no time limit
@@ -81,8 +82,10 @@ class Explorer {
  public:
   Explorer() = default;
 
-  // One run of `sc` under `strategy` (BeginRun/EndRun included).
-  RunResult RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace);
+  // One run of `sc` under `strategy` (BeginRun/EndRun included);
+  // `fingerprint`: see RunScenario.
+  RunResult RunOnce(const Scenario& sc, Strategy& strategy, uint64_t seed, bool trace,
+                    uint64_t* fingerprint = nullptr);
   ExploreResult Explore(const Scenario& sc, const ExploreOptions& opt);
   // Replays a token's choices with its seed.
   RunResult Replay(const Scenario& sc, const ReplayToken& token, bool trace = true);

@@ -37,6 +37,9 @@ page* find_get_page(address_space* mapping, pgoff_t index) {
               "]\nIP: find_get_page: page_cache_get_speculative() fails forever on\n" +
               dump_page(it->second) + "\n(a page freed while still in the page cache)");
   }
+  // A reference on a page the lookup names only by its index: the
+  // partial-order reduction cannot tell which page, so it is wide.
+  k.NoteWideEffect();
   it->second->_count.fetch_add(1);
   return it->second;
 }

@@ -57,6 +57,7 @@ Report NewReport(ReportKind kind, std::string title, std::string body, std::stri
 
 void Kernel::Record(ReportKind kind, std::string title, std::string body) {
   std::lock_guard<std::mutex> l(report_mu_);
+  wide_effects_.fetch_add(1);
   if (fatal_) return;
   fatal_ = true;
   reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
@@ -65,6 +66,7 @@ void Kernel::Record(ReportKind kind, std::string title, std::string body) {
 
 void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
   std::lock_guard<std::mutex> l(report_mu_);
+  wide_effects_.fetch_add(1);
   if (fatal_ || reports_.size() >= kMaxReports) return;
   reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
                                exec_->Current() ? exec_->Steps() : -1, true));
@@ -211,6 +213,51 @@ void Kernel::ReportHang(const std::vector<const Task*>& stuck) {
   if (first == nullptr) return;
   Record(ReportKind::kHungTask,
          "INFO: task " + first->spec.name + " blocked for more than 120 seconds.", body);
+}
+
+namespace {
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+uint64_t MixBytes(uint64_t h, const char* p, size_t n) {
+  uint64_t x = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (size_t i = 0; i < n; i++) x = (x ^ static_cast<unsigned char>(p[i])) * 0x100000001b3ULL;
+  return Mix(h, x);
+}
+
+}  // namespace
+
+wait_queue_head_t& Kernel::Waitqueue(WaitOn kind, uint64_t id) {
+  std::lock_guard<std::mutex> l(waitq_mu_);
+  return waitq_[{kind, id}];
+}
+
+uint64_t Kernel::StateFingerprint() const {
+  uint64_t h = 1;
+  for (const auto& p : pages_) {
+    h = Mix(h, p->pfn);
+    h = Mix(h, p->flags.load());
+    h = Mix(h, static_cast<uint64_t>(p->_count.load()));
+    h = Mix(h, p->mapping != nullptr ? p->index + 1 : 0);
+    h = Mix(h, (p->freed ? 1 : 0) | (p->bad ? 2 : 0));
+    if (p->data != nullptr) h = MixBytes(h, p->data, PAGE_SIZE);
+  }
+  std::map<uint64_t, uint64_t> bhs;  // by block: creation order may differ
+  for (const auto& b : bhs_) {
+    uint64_t x = Mix(Mix(b->b_state.load(), static_cast<uint64_t>(b->b_count.load())), b->in_io);
+    if (b->b_data != nullptr) x = MixBytes(x, b->b_data, b->b_size);
+    bhs[b->b_blocknr] = x;
+  }
+  for (const auto& [block, x] : bhs) h = Mix(Mix(h, block), x);
+  std::map<size_t, long> live;
+  for (const auto& [addr, obj] : heap_.Live()) live[obj.size]++;
+  for (const auto& [size, n] : live) h = Mix(Mix(h, size), static_cast<uint64_t>(n));
+  std::lock_guard<std::mutex> l(report_mu_);
+  for (const Report& r : reports_) h = MixBytes(h, r.title.data(), r.title.size());
+  return h;
 }
 
 void Kernel::CheckQuiescence() {

@@ -1,6 +1,6 @@
 // This file implements Kernel: the emulated kernel of one run — its executor,
 // its object registries (pages, buffer heads, bios, work items, the kmalloc
-// heap), its hashed wait queues, and the generic checker that turns every
+// heap), its wait queues, and the generic checker that turns every
 // contract violation into one kernel-style Report.
 #ifndef SQUASHLAB_MODEL_KERNEL_H_
 #define SQUASHLAB_MODEL_KERNEL_H_
@@ -107,7 +107,13 @@ class Kernel {
   // --- registries -------------------------------------------------------
   std::mutex& tree_lock() { return tree_lock_; }  // guards registries
   Heap& heap() { return heap_; }
-  wait_queue_head_t& HashedWaitqueue(uint64_t key) { return waitq_[key % kWaitqueues]; }
+  // The wait queue of one object: a page's lock, a buffer's lock, a work
+  // item's completion. The kernel hashes pages and buffers into shared
+  // tables, but its wake function matches the waiter's key (the flags word
+  // and bit: wake_bit_function), so only that object's waiters wake: one
+  // queue per object is that behaviour, without the table.
+  enum class WaitOn : uint8_t { kPage, kBuffer, kWork };
+  wait_queue_head_t& Waitqueue(WaitOn kind, uint64_t id);
   page* AllocPage();
   const std::vector<std::unique_ptr<page>>& pages() const { return pages_; }
   std::vector<address_space*>& mappings() { return mappings_; }
@@ -124,6 +130,12 @@ class Kernel {
   // How many such ids were given out (the explore executor's partial-order
   // reduction orders the steps that take one).
   uint64_t ObjectIdsIssued() const { return next_object_.load(); }
+  // Effects that reach beyond the fields a scheduling point's operation
+  // names: a report or warning (it prints whole objects), a page going back
+  // to the allocator (free_pages_check reads every flag). The partial-order
+  // reduction treats a step that had one as touching everything.
+  void NoteWideEffect() { wide_effects_.fetch_add(1); }
+  uint64_t WideEffects() const { return wide_effects_.load(); }
 
   // Objects a scenario owns for the run's lifetime (destroyed with Kernel).
   template <typename T, typename... Args>
@@ -142,9 +154,14 @@ class Kernel {
   void ReportHang(const std::vector<const Task*>& stuck);
   // Runs the hooks, then every quiescence invariant. Records the first failure.
   void CheckQuiescence();
+  // A hash of the state a run left: every page (flags, count, mapping,
+  // index, contents), every buffer_head (state, count, contents) by block,
+  // the live slab objects by size and the reports' titles. Names that
+  // follow creation order (pfns) are included; addresses are not. For
+  // checking that partial-order reduction reaches every state.
+  uint64_t StateFingerprint() const;
 
  private:
-  static constexpr int kWaitqueues = 64;
   void CheckPagesAtQuiescence();
   void CheckLeaksAtQuiescence();
   std::string TaskName();
@@ -158,7 +175,8 @@ class Kernel {
   bool fatal_ = false;
   std::mutex tree_lock_;
   Heap heap_;
-  wait_queue_head_t waitq_[kWaitqueues];
+  std::mutex waitq_mu_;  // guards waitq_ (its elements never move)
+  std::map<std::pair<WaitOn, uint64_t>, wait_queue_head_t> waitq_;
   std::vector<std::unique_ptr<page>> pages_;
   std::vector<address_space*> mappings_;
   std::map<std::pair<const block_device*, uint64_t>, buffer_head*> bh_cache_;
@@ -167,6 +185,7 @@ class Kernel {
   std::map<const work_struct*, WorkState> works_;
   std::atomic<int> next_worker_{0};
   std::atomic<uint64_t> next_object_{0};
+  std::atomic<uint64_t> wide_effects_{0};
   std::mutex arena_mu_;
   std::vector<std::shared_ptr<void>> arena_;
   std::vector<std::function<void()>> at_quiescence_;

@@ -40,6 +40,7 @@ void VmBugOnPage(page* p, const char* fn, const char* cond) {
 // it, and so does the run (a warning).
 void FreePage(page* p) {
   Kernel& k = Kernel::Current();
+  k.NoteWideEffect();  // every flag, the mapping, and `freed` (CheckPage)
   // __page_cache_release takes the page off the LRU before the check.
   unsigned long f = p->flags.fetch_and(~Bit(PG_lru)) & ~Bit(PG_lru);
   const char* reason = nullptr;
@@ -138,7 +139,7 @@ void lock_page(page* p) {
   k.MightSleep("lock_page");
   k.Point("lock_page", p->pfn);
   while (p->flags.fetch_or(Bit(PG_locked), std::memory_order_acquire) & Bit(PG_locked)) {
-    k.Sleep(k.HashedWaitqueue(p->pfn), [p] { return !TestBit(p, PG_locked); }, "lock_page",
+    k.Sleep(k.Waitqueue(Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); }, "lock_page",
             p->pfn);
   }
 }
@@ -153,7 +154,7 @@ void unlock_page(page* p) {
   Enter(p, "unlock_page");
   if (!TestBit(p, PG_locked)) VmBugOnPage(p, "unlock_page", "!PageLocked(page)");
   ClearBit(p, PG_locked);
-  k.Wake(k.HashedWaitqueue(p->pfn));
+  k.Wake(k.Waitqueue(Kernel::WaitOn::kPage, p->pfn));
 }
 
 void wait_on_page_locked(page* p) {
@@ -161,7 +162,7 @@ void wait_on_page_locked(page* p) {
   CheckPage(p, "wait_on_page_locked");
   k.MightSleep("wait_on_page_locked");
   k.Point("wait_on_page_locked", p->pfn);
-  k.Sleep(k.HashedWaitqueue(p->pfn), [p] { return !TestBit(p, PG_locked); },
+  k.Sleep(k.Waitqueue(Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); },
           "wait_on_page_locked", p->pfn);
 }
 

@@ -3,7 +3,8 @@
 
 namespace squashlab {
 
-ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed) {
+ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed,
+                            uint64_t* fingerprint) {
   KernelConfig config = sc.config;
   config.seed = seed;
   ScenarioOutcome out;
@@ -16,6 +17,7 @@ ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed) {
   } catch (const TaskOops&) {
     // setup or a quiescence hook hit a report; it is recorded
   }
+  if (fingerprint != nullptr) *fingerprint = kernel.StateFingerprint();
   out.report = kernel.report();
   out.reports = kernel.reports();
   return out;

@@ -27,7 +27,9 @@ struct ScenarioOutcome {
 
 // One run of `sc` on `exec`: setup, Run, then the quiescence checks (only
 // when the run completed). REQUIRES: exec holds no tasks of an earlier run.
-ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed);
+// `fingerprint`: if set, receives Kernel::StateFingerprint at the end.
+ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed,
+                            uint64_t* fingerprint = nullptr);
 
 }  // namespace squashlab
 

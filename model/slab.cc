@@ -188,10 +188,18 @@ void* kcalloc(size_t n, size_t size, gfp_t, const char* caller) {
 
 void kfree(const void* p) {
   Kernel& k = Kernel::Current();
-  k.Point("kfree", 0);
+  // The point names the object's size (its cache; 0: not a slab object),
+  // for the partial-order reduction. A live object's size never changes.
+  uint64_t cache = 0;
+  uintptr_t base = 0;
+  if (p != nullptr) {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    const HeapObject* obj = k.heap().Find(p, &base);
+    if (obj != nullptr && base == reinterpret_cast<uintptr_t>(p)) cache = obj->size;
+  }
+  k.Point("kfree", cache);
   if (p == nullptr) return;  // kfree(NULL) is legal
   std::unique_lock<std::mutex> l(k.tree_lock());
-  uintptr_t base = 0;
   const HeapObject* obj = k.heap().Find(p, &base);
   // debugobjects is a debug kernel's: a production one frees silently.
   if (k.config().debug && obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p))

@@ -24,11 +24,20 @@ struct StepInfo {
   // It created tasks or numbered objects (mutexes, work items): their ids,
   // like task ids, follow creation order.
   bool created = false;
-  // It turned preemption or interrupts off (gating other tasks of its CPU).
-  bool gates_more = false;
+  // The CPU it runs on.
+  int cpu = -1;
+  // What it turned off, gating other tasks of its CPU: kGatesPreemption
+  // (the CPU's other process-context tasks) and kGatesInterrupts (all of
+  // them, interrupt handlers included). 0: nothing newly off.
+  static constexpr int kGatesPreemption = 1;
+  static constexpr int kGatesInterrupts = 2;
+  int gates_more = 0;
   // It ended blocked or finished (not at a point where it could go on).
   bool stopped = false;
   bool finished = false;
+  // It had an effect beyond the fields its operation names (a report, a
+  // page freed to the allocator: Kernel::NoteWideEffect).
+  bool wide = false;
   // The wait queues it queued itself on (it found its condition false) and
   // those it woke (whether or not anyone was waiting).
   std::span<const void* const> waited;

@@ -9,10 +9,8 @@
 namespace squashlab {
 namespace {
 
-constexpr uint64_t kWorkWaitKey = 0x200000;
-
 wait_queue_head_t& WorkWait(Kernel& k, const work_struct* w) {
-  return k.HashedWaitqueue(kWorkWaitKey + w->wait_key);
+  return k.Waitqueue(Kernel::WaitOn::kWork, w->wait_key);
 }
 
 bool Busy(Kernel& k, const work_struct* w) {
@@ -31,7 +29,7 @@ bool RunningElsewhere(Kernel& k, const work_struct* w) {
 void WorkerBody(work_struct* work) {
   Kernel& k = Kernel::Current();
   k.Charge(CostKind::kWorkDispatch);
-  k.Point("process_one_work", 0);
+  k.Point("process_one_work", work->wait_key);
   k.Sleep(WorkWait(k, work), [&k, work] { return !RunningElsewhere(k, work); },
           "process_one_work", 0);
   work_func_t fn = nullptr;
@@ -71,7 +69,7 @@ bool queue_work(workqueue_struct* wq, work_struct* work) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(work, "queue_work");
   kasan_check_write(work, sizeof *work);
-  k.Point("queue_work", 0);
+  k.Point("queue_work", work->wait_key);
   if (work->data.fetch_or(1UL << WORK_STRUCT_PENDING_BIT) & (1UL << WORK_STRUCT_PENDING_BIT))
     return false;
   if (work->func == nullptr)

@@ -22,9 +22,9 @@ inline constexpr int WORK_STRUCT_PENDING_BIT = 0;
 struct work_struct {
   std::atomic<unsigned long> data{0};
   work_func_t func = nullptr;
-  // The model's: a per-run number given by INIT_WORK that picks the item's
-  // hashed wait queue, so that which sleepers share a queue (and see
-  // spurious wake-ups) depends on the run, never on heap addresses.
+  // The model's: a per-run number given by INIT_WORK that names the item's
+  // wait queue (Kernel::Waitqueue) and its scheduling points, the same in
+  // every run, never a heap address.
   uint64_t wait_key = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "model/exhaustive_strategy.h"
 #include "model/replay_strategy.h"
 #include "model/rng.h"
 #include "model/variants/decompressor.h"
@@ -58,6 +59,9 @@ class EnabledOnly : public Strategy {
   bool EndRun(long steps) override { return inner_->EndRun(steps); }
   bool OnStep(const StepInfo& step) override { return inner_->OnStep(step); }
   long diverged() const { return diverged_; }
+  const ExhaustiveStrategy* Exhaustive() const {
+    return dynamic_cast<const ExhaustiveStrategy*>(inner_.get());
+  }
 
  private:
   std::unique_ptr<Strategy> inner_;
@@ -129,12 +133,13 @@ RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& fai
 }  // namespace
 
 CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
-                            double seconds) {
+                            double seconds, std::ostream* progress) {
   CellResult cell;
   auto start = std::chrono::steady_clock::now();
   Explorer explorer;
   std::unordered_set<uint64_t> seen;
   bool exhaustive = opt.strategy == "exhaustive";
+  double next_progress = 30;
   for (size_t si = 0; si < scenarios.size(); si++) {
     const Scenario& sc = scenarios[si];
     ExploreOptions eo;
@@ -146,6 +151,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     // The RAM disk's completion copies the medium into the bio's pages and
     // nothing else, unless a fault plan draws from its random sequence.
     eo.irq_starts_commute = opt.device.empty() && (opt.faults.empty() || opt.faults == "bitflip");
+    eo.slab_reuses = !sc.config.debug;  // a debug kernel's quarantine never reuses
     auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo));
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
                                     static_cast<long>(scenarios.size())
@@ -190,6 +196,15 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
         cell.distinct = static_cast<long>(seen.size());
         cell.seconds = Since(start);
         return cell;
+      }
+      if (progress != nullptr && (cell.runs & 1023) == 0 && Since(start) > next_progress) {
+        next_progress += 30;
+        *progress << "  " << sc.name << ": " << cell.runs << " runs (" << cell.pruned
+                  << " pruned), " << static_cast<long>(Since(start)) << " s";
+        if (const auto* ex = strategy->Exhaustive())
+          *progress << ", bound " << ex->level() << " of " << opt.preemption_bound;
+        *progress << "\n";
+        progress->flush();
       }
       if (opt.budget == 0 && Since(start) > until) break;
     }
@@ -241,7 +256,7 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
           scs.push_back(std::move(sc).value());
         }
       }
-      CellResult cell = ExploreScenarios(scs, opt, per_cell);
+      CellResult cell = ExploreScenarios(scs, opt, per_cell, log);
       cell.variant = v;
       cell.decomp = d;
       if (log) {

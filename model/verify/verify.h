@@ -87,8 +87,10 @@ std::string ToJson(const VerifyResult& r, const VerifyOptions& opt);
 // Explores one scenario (a cell's inner loop), shared with the tests.
 // `opt.faults` and `opt.device` must be those the scenarios were made with
 // (the exhaustive reduction depends on them).
+// `progress`: if set, a line every 30 s of a long cell (runs so far, pruned,
+// the exhaustive search's current bound).
 CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
-                            double seconds);
+                            double seconds, std::ostream* progress = nullptr);
 
 // Replays a token (its scenario over the embedded image, or `image`).
 StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace);
