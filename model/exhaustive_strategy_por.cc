@@ -138,9 +138,9 @@ constexpr Entry kTable[] = {
     {"preempt_disable", C::kNone, 0, 0, C::kNone},
     {"preempt_enable", C::kNone, 0, 0, C::kNone},
     // A task's code before its first kernel-API call: what its creator
-    // handed it (ordered by the spawn), and state shared by every task's
-    // first step, such as the RAM disk's fault-plan draws in the
-    // completion interrupt: all first steps conflict with one another.
+    // handed it (ordered by the spawn), and maybe state shared by every
+    // interrupt handler's first step, such as a device's queue: those then
+    // conflict with one another (FootprintOf's irq_starts_commute).
     {"start", C::kNone, 0, 0, C::kNone},
 };
 

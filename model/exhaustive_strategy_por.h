@@ -69,10 +69,10 @@ struct StepFootprint {
 // and what the executor saw it do (wait queues, a worker's exit, an effect
 // beyond its operation's fields: StepInfo::wide, then it touches everything).
 // `irq_starts_commute`: the scenario's interrupt handlers share nothing
-// before their first point (the RAM disk without a fault plan: it copies
-// the medium into the bio's own pages); otherwise their first steps
-// conflict with one another (a fault plan's random sequence, a device's
-// state).
+// before their first point (the RAM disk: it copies the medium into the
+// bio's own pages, and its fault plans decide each bio by its id alone);
+// otherwise their first steps conflict with one another (a device's queue,
+// timers and fault draws).
 // `slab_reuses`: a freed object's memory may come back from a later kmalloc
 // of its cache (a production kernel); a debug kernel's quarantine never
 // gives it back during a run, so kmalloc and kfree then share nothing.

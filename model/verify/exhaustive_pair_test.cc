@@ -105,7 +105,7 @@ std::set<std::pair<std::string, uint64_t>> Outcomes(const std::string& name, int
   auto sc = MakeScenario(spec.value(), img.value());
   EXPECT_TRUE(sc.ok()) << sc.status().ToString();
   ExhaustiveStrategy strategy(bound, por, false);
-  strategy.set_irq_starts_commute(true);  // the RAM disk without faults
+  strategy.set_irq_starts_commute(true);  // the RAM disk
   strategy.set_slab_reuses(!sc.value().config.debug);
   ObservingStrategy observer(&strategy);
   Explorer ex;

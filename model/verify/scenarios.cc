@@ -49,22 +49,21 @@ const FileModel* WithTail(const std::vector<const FileModel*>& f) {
   return f.size() > 1 ? f[1] : f[0];
 }
 
-// Run-owned state of a fault plan.
-struct FaultState {
-  Rng rng{1};
-};
-
+// Each bio's fate is a function of the run's seed and the bio's id (ids
+// follow allocation order): completions share no state, so the order in
+// which interrupt handlers run does not change which bios fail (and the
+// exhaustive search may let their first steps commute).
 void InstallFaults(Kernel& k, SquashfsMount* m, const std::string& plan) {
   if (plan.empty() || plan == "bitflip") return;
-  auto* st = k.New<FaultState>();
-  st->rng = Rng(Rng::Mix(k.config().seed, 77));
+  const uint64_t base = Rng::Mix(k.config().seed, 77);
   if (plan == "eio") {
-    m->disk->set_fault([st](const bio*) { return st->rng.Below(6) == 0 ? -EIO : 0; });
+    m->disk->set_fault([base](const bio* b) { return Rng::Mix(base, b->id) % 6 == 0 ? -EIO : 0; });
   } else if (plan == "reada") {
     // A congested queue failing read-ahead: a third of the requests
     // complete with -EWOULDBLOCK, as failed READA requests do (the end_io
     // handler sees uptodate == 0).
-    m->disk->set_fault([st](const bio*) { return st->rng.Below(3) == 0 ? -EWOULDBLOCK : 0; });
+    m->disk->set_fault(
+        [base](const bio* b) { return Rng::Mix(base, b->id) % 3 == 0 ? -EWOULDBLOCK : 0; });
   }
 }
 

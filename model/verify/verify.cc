@@ -149,8 +149,8 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     eo.por = opt.por;
     eo.iterative = opt.iterative;
     // The RAM disk's completion copies the medium into the bio's pages and
-    // nothing else, unless a fault plan draws from its random sequence.
-    eo.irq_starts_commute = opt.device.empty() && (opt.faults.empty() || opt.faults == "bitflip");
+    // nothing else (a fault plan decides each bio by its id alone).
+    eo.irq_starts_commute = opt.device.empty();
     eo.slab_reuses = !sc.config.debug;  // a debug kernel's quarantine never reuses
     auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo));
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
