@@ -22,6 +22,11 @@ std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt) {
   return MakePctStrategy(opt.pct_depth, opt.pct_steps);
 }
 
+ExploreOptions ForScenario(ExploreOptions opt, const Scenario& sc) {
+  opt.slab_reuses = !sc.config.debug;
+  return opt;
+}
+
 ExploreOptions ExploreOptionsFromEnv(ExploreOptions o) {
   auto env = [](const char* name) -> const char* { return std::getenv(name); };
   if (const char* v = env("SQUASHLAB_STRATEGY")) o.strategy = v;
@@ -59,9 +64,7 @@ RunResult Explorer::RunOnce(const Scenario& sc, Strategy& strategy, uint64_t see
 ExploreResult Explorer::Explore(const Scenario& sc, const ExploreOptions& opt) {
   ExploreResult res;
   auto start = std::chrono::steady_clock::now();
-  ExploreOptions o = opt;
-  o.slab_reuses = !sc.config.debug;  // a debug kernel's quarantine never reuses
-  std::unique_ptr<Strategy> strategy = MakeStrategy(o);
+  std::unique_ptr<Strategy> strategy = MakeStrategy(ForScenario(opt, sc));
   bool exhaustive = opt.strategy == "exhaustive";
   // Exhaustive search is one sequence; only shard 0 walks it.
   if (exhaustive && opt.shard.index != 0) return res;

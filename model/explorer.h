@@ -104,6 +104,9 @@ class Explorer {
 };
 
 std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt);
+// `opt` with what the scenario itself decides: the reduction's
+// slab_reuses (a debug kernel's quarantine never reuses an object).
+ExploreOptions ForScenario(ExploreOptions opt, const Scenario& sc);
 
 // `base` overridden by the environment, for campaigns: SQUASHLAB_STRATEGY,
 // SQUASHLAB_SEED, SQUASHLAB_RUNS, SQUASHLAB_SECONDS, SQUASHLAB_PCT_DEPTH,

@@ -57,7 +57,7 @@ Report NewReport(ReportKind kind, std::string title, std::string body, std::stri
 
 void Kernel::Record(ReportKind kind, std::string title, std::string body) {
   std::lock_guard<std::mutex> l(report_mu_);
-  wide_effects_.fetch_add(1);
+  NoteWideEffect();
   if (fatal_) return;
   fatal_ = true;
   reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
@@ -66,7 +66,7 @@ void Kernel::Record(ReportKind kind, std::string title, std::string body) {
 
 void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
   std::lock_guard<std::mutex> l(report_mu_);
-  wide_effects_.fetch_add(1);
+  NoteWideEffect();
   if (fatal_ || reports_.size() >= kMaxReports) return;
   reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
                                exec_->Current() ? exec_->Steps() : -1, true));

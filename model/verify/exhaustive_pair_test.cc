@@ -106,7 +106,7 @@ std::set<std::pair<std::string, uint64_t>> Outcomes(const std::string& name, int
   EXPECT_TRUE(sc.ok()) << sc.status().ToString();
   ExhaustiveStrategy strategy(bound, por, false);
   strategy.set_irq_starts_commute(true);  // the RAM disk
-  strategy.set_slab_reuses(!sc.value().config.debug);
+  strategy.set_slab_reuses(ForScenario(ExploreOptions{}, sc.value()).slab_reuses);
   ObservingStrategy observer(&strategy);
   Explorer ex;
   std::set<std::pair<std::string, uint64_t>> outcomes;

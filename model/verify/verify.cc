@@ -151,8 +151,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     // The RAM disk's completion copies the medium into the bio's pages and
     // nothing else (a fault plan decides each bio by its id alone).
     eo.irq_starts_commute = opt.device.empty();
-    eo.slab_reuses = !sc.config.debug;  // a debug kernel's quarantine never reuses
-    auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo));
+    auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(ForScenario(eo, sc)));
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
                                     static_cast<long>(scenarios.size())
                               : (1L << 40);
