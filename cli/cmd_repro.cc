@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "model/schedule_trace.h"
-#include "model/verify/verify.h"
+#include "model/sched/schedule_trace.h"
+#include "harness/verify.h"
 
 namespace squashlab::cli {
 

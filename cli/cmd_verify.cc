@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/verify/verify.h"
+#include "harness/verify.h"
 
 namespace squashlab::cli {
 

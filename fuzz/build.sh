@@ -23,20 +23,21 @@ std="-std=c++20 -I."
 
 reader_srcs=$(ls reader/*.cc | grep -v '_test\.cc$')
 cli_srcs=$(ls cli/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
-model_srcs=$(ls model/*.cc model/variants/*.cc model/mm/*.cc model/verify/*.cc hw_emul/*.cc |
+model_srcs=$(ls model/base/*.cc model/sched/*.cc model/kernel/*.cc model/variants/*.cc model/mm/*.cc \
+  harness/*.cc hw_emul/*.cc |
   grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
 
 # 1. The libraries (reader, CLI, and for schedule_fuzzer and the CLI's
-# verify/repro commands the model, variants, MM layer, hw_emul devices and
-# verify scenarios over the embedded image, made as
-# //model/verify:small_image makes it), with the fuzzing flags, in one
+# verify/repro commands the model layers, variants, MM layer, hw_emul devices
+# and the harness's scenarios over the embedded image, made as
+# //harness:small_image makes it), with the fuzzing flags, in one
 # archive so that each target links only what it uses.
 tree=$work/small_tree
 rm -rf "$tree"
-python3 model/verify/make_small_tree.py "$tree"
+python3 harness/make_small_tree.py "$tree"
 mksquashfs "$tree" "$work/small.sqfs" -quiet -no-progress -noappend -b 8192 -comp gzip -tailends \
   -mkfs-time 1577934245 -all-root >/dev/null
-model/verify/embed.sh "$work/small.sqfs" "$work/small_image.cc" EmbeddedSmallImage
+harness/embed.sh "$work/small.sqfs" "$work/small_image.cc" EmbeddedSmallImage
 objs=()
 for src in $reader_srcs $cli_srcs $model_srcs "$work/small_image.cc"; do
   obj=$work/obj/$(echo "${src#"$work/"}" | tr / _).o

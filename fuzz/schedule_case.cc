@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "hw_emul/profile.h"
-#include "model/bytes_strategy.h"
+#include "model/sched/bytes_strategy.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
 

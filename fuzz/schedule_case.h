@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "model/explorer.h"
-#include "model/verify/scenarios.h"
+#include "model/sched/explorer.h"
+#include "harness/scenarios.h"
 
 namespace squashlab::fuzz {
 

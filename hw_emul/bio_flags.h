@@ -3,7 +3,7 @@
 #ifndef SQUASHLAB_HW_EMUL_BIO_FLAGS_H_
 #define SQUASHLAB_HW_EMUL_BIO_FLAGS_H_
 
-#include "model/bio.h"
+#include "model/kernel/bio.h"
 
 namespace squashlab {
 

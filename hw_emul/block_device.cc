@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "model/blk_plug.h"
+#include "model/kernel/blk_plug.h"
 #include "hw_emul/bio_flags.h"
-#include "model/bio.h"
-#include "model/kernel.h"
+#include "model/kernel/bio.h"
+#include "model/kernel/kernel.h"
 #include "reader/image_bytes.h"
 
 namespace squashlab {

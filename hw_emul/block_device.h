@@ -22,7 +22,7 @@
 #include "hw_emul/fault_plan.h"
 #include "hw_emul/profile.h"
 #include "hw_emul/request_queue.h"
-#include "model/block_device.h"
+#include "model/kernel/block_device.h"
 #include "reader/status.h"
 
 namespace squashlab {

@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "hw_emul/block_device.h"
-#include "model/bio.h"
-#include "model/kernel.h"
+#include "model/kernel/bio.h"
+#include "model/kernel/kernel.h"
 #include "reader/image_bytes.h"
 
 namespace squashlab {

@@ -11,7 +11,7 @@
 
 #include "hw_emul/block_device.h"
 #include "hw_emul/testing/harness.h"
-#include "model/rng.h"
+#include "model/base/rng.h"
 
 namespace squashlab {
 namespace {

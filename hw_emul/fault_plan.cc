@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "model/rng.h"
+#include "model/base/rng.h"
 
 namespace squashlab {
 namespace {

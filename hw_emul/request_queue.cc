@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "hw_emul/bio_flags.h"
-#include "model/bio.h"
+#include "model/kernel/bio.h"
 
 namespace squashlab {
 namespace {

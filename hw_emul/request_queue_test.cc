@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hw_emul/bio_flags.h"
-#include "model/bio.h"
+#include "model/kernel/bio.h"
 
 namespace squashlab {
 namespace {

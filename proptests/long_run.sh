@@ -19,7 +19,7 @@ show() {
 }
 props=(//proptests:reader_roundtrip_prop_test //proptests:reader_corruption_prop_test
        //proptests:variants_prop_test)
-others=(//model:page_lifecycle_proptest //model:buffer_lifecycle_proptest
+others=(//model/kernel/tests:page_lifecycle_proptest //model/kernel/tests:buffer_lifecycle_proptest
         //hw_emul:device_property_test)
 bazel test --test_timeout=7200 --nocache_test_results --test_env=SQUASHLAB_PROP_SCALE="$scale" \
   "${props[@]}" || status=1

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "model/explorer.h"
-#include "model/filemap.h"
-#include "model/kernel.h"
-#include "model/mm/workloads.h"
-#include "model/page.h"
-#include "model/variants/mount.h"
+#include "model/sched/explorer.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+#include "harness/workloads.h"
+#include "model/kernel/page.h"
+#include "harness/mount.h"
 #include "testdata/expected_tree.h"
 
 namespace squashlab::proptests {

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/verify/scenarios.h"
+#include "harness/scenarios.h"
 #include "proptests/image_gen.h"
 
 namespace squashlab::proptests {

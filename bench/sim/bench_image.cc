@@ -14,8 +14,8 @@
 #include <fstream>
 #include <vector>
 
-#include "model/rng.h"
-#include "model/verify/scenarios.h"
+#include "model/base/rng.h"
+#include "harness/scenarios.h"
 
 namespace squashlab {
 namespace {

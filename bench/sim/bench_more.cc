@@ -1,10 +1,10 @@
 // This file implements the `rt-latency` scenario (seeds/004's cyclictest per
-// decompressor strategy, through model/verify's RunRtLatency) and the
+// decompressor strategy, through RunRtLatency (rt_latency.h)) and the
 // `blocksize` scenario (throughput vs block size per compressor and
 // variant: the thread's closing point that a bigger block beat the patch).
 #include "bench/sim/bench_internal.h"
 #include "model/variants/image_model.h"
-#include "model/verify/rt_latency.h"
+#include "bench/sim/rt_latency.h"
 
 namespace squashlab {
 namespace {
@@ -73,7 +73,7 @@ StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt, std::ostream* p
   res.notes.push_back(
       "seeds/004: ~8000 us with the percpu decompressor (preemption off for a whole block's "
       "inflate on every CPU), ~80 us with the RT local lock; decompression cost = this "
-      "machine's codec cost x the A9 ratio derived from seeds/000 (model/verify/rt_latency.h)");
+      "machine's codec cost x the A9 ratio derived from seeds/000 (bench/sim/rt_latency.h)");
   return res;
 }
 

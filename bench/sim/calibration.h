@@ -16,7 +16,7 @@
 #include <string>
 
 #include "bench/sim/bench_image.h"
-#include "model/cost_model.h"
+#include "model/sched/cost_model.h"
 #include "reader/status.h"
 
 namespace squashlab {

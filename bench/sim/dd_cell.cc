@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "hw_emul/block_device.h"
-#include "model/kernel.h"
+#include "model/kernel/kernel.h"
 #include "model/mm/filemap_read.h"
-#include "model/scenario.h"
-#include "model/simulate_executor.h"
+#include "model/kernel/scenario.h"
+#include "model/sched/simulate_executor.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/image_model.h"
-#include "model/variants/mount.h"
+#include "harness/mount.h"
 #include "model/variants/read_path.h"
 #include "reader/image_bytes.h"
 
@@ -51,9 +51,9 @@ int WrapReadpages(file* filp, address_space* mapping, std::vector<page*>* pages)
   CountReadpage();
   return g_run.rp->readpages(filp, mapping, pages);
 }
-void WrapReadahead(file* filp, address_space* mapping, const std::vector<page*>& pages) {
+void WrapReadahead(readahead_control* rac) {
   CountReadpage();
-  g_run.rp->readahead(filp, mapping, pages);
+  g_run.rp->readahead(rac);
 }
 int WrapDecompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
                    squashfs_page_actor* output) {

@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "model/cost_model.h"
+#include "model/sched/cost_model.h"
 
 namespace squashlab {
 

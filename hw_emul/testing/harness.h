@@ -13,15 +13,15 @@
 #include <vector>
 
 #include "hw_emul/bio_flags.h"
-#include "model/blk_plug.h"
+#include "model/kernel/blk_plug.h"
 #include "hw_emul/block_device.h"
-#include "model/bio.h"
-#include "model/completion.h"
-#include "model/explorer.h"
-#include "model/kernel.h"
-#include "model/scenario.h"
-#include "model/simulate_executor.h"
-#include "model/threads_executor.h"
+#include "model/kernel/bio.h"
+#include "model/kernel/completion.h"
+#include "model/sched/explorer.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/scenario.h"
+#include "model/sched/simulate_executor.h"
+#include "model/sched/threads_executor.h"
 #include "reader/image_bytes.h"
 
 namespace squashlab::hwtest {

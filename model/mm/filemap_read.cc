@@ -3,10 +3,10 @@
 
 #include <cstring>
 
-#include "model/kernel.h"
-#include "model/page.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
 #include "model/mm/readahead.h"
-#include "model/variants/read_path.h"
+#include "model/kernel/fs.h"
 
 namespace squashlab {
 
@@ -84,7 +84,7 @@ long generic_file_read(file* filp, char* buf, size_t count, int64_t* ppos) {
     }
   readpage:
     ClearPageError(pg);
-    squashfs_a_ops_readpage(filp, pg);
+    mapping->a_ops->readpage(filp, pg);
     if (!PageUptodate(pg)) {
       lock_page(pg);
       if (!PageUptodate(pg)) {

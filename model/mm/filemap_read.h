@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/variants/squashfs.h"
+#include "model/kernel/fs.h"
 
 namespace squashlab {
 

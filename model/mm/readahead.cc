@@ -4,10 +4,10 @@
 #include <mutex>
 #include <vector>
 
-#include "model/blk_plug.h"
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/variants/read_path.h"
+#include "model/kernel/blk_plug.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/fs.h"
 
 namespace squashlab {
 namespace {
@@ -34,25 +34,25 @@ pgoff_t next_hole(address_space* mapping, pgoff_t index, unsigned long max) {
 namespace {
 
 void read_pages_plugged(address_space* mapping, file* filp, std::vector<page*>& pages) {
-  const ReadPathOps* ops = SQUASHFS_SB(mapping_host(mapping)->i_sb)->read_path;
+  const address_space_operations* ops = mapping->a_ops;
   if (ops->readpages) {
     ops->readpages(filp, mapping, &pages);
     for (page* p : pages) page_cache_release(p);  // put_pages_list
     return;
   }
   if (ops->readahead) {
-    std::vector<page*> added;
+    readahead_control rac{filp, mapping, {}};
     for (page* p : pages) {
-      if (!add_to_page_cache_lru(p, mapping, p->index, GFP_KERNEL)) added.push_back(p);
+      if (!add_to_page_cache_lru(p, mapping, p->index, GFP_KERNEL)) rac.pages.push_back(p);
       else page_cache_release(p);
     }
-    if (!added.empty()) ops->readahead(filp, mapping, added);
-    for (page* p : added) page_cache_release(p);
+    if (!rac.pages.empty()) ops->readahead(&rac);
+    for (page* p : rac.pages) page_cache_release(p);
     return;
   }
   for (page* p : pages) {
     if (!add_to_page_cache_lru(p, mapping, p->index, GFP_KERNEL))
-      squashfs_a_ops_readpage(filp, p);
+      ops->readpage(filp, p);
     page_cache_release(p);
   }
 }

@@ -8,8 +8,8 @@
 #ifndef SQUASHLAB_MODEL_MM_READAHEAD_H_
 #define SQUASHLAB_MODEL_MM_READAHEAD_H_
 
-#include "model/filemap.h"
-#include "model/variants/squashfs.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/fs.h"
 
 namespace squashlab {
 

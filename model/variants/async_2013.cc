@@ -4,10 +4,10 @@
 // goes to squashfs_read_data_async and readpage returns 0 at once: the
 // pages, the page array and the actor now belong to the end_io handler and
 // the work item. Its return value is ignored, as in the patch.
-#include "model/filemap.h"
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/slab.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/slab.h"
 #include "model/variants/file_direct.h"
 #include "model/variants/page_actor.h"
 #include "model/variants/read_path.h"

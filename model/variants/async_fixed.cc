@@ -16,17 +16,17 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/buffer_head.h"
-#include "model/filemap.h"
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/slab.h"
+#include "model/kernel/buffer_head.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/slab.h"
 #include "model/variants/cache.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/file_direct.h"
 #include "model/variants/page_actor.h"
 #include "model/variants/read_path.h"
-#include "model/workqueue.h"
+#include "model/kernel/workqueue.h"
 
 namespace squashlab {
 namespace {

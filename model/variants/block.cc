@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/bio.h"
-#include "model/buffer_head.h"
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/slab.h"
+#include "model/kernel/bio.h"
+#include "model/kernel/buffer_head.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/slab.h"
 #include "model/variants/cache.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/page_actor.h"

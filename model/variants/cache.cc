@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/slab.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/slab.h"
 #include "model/variants/page_actor.h"
 
 namespace squashlab {

@@ -12,8 +12,8 @@
 #include <memory>
 #include <vector>
 
-#include "model/mutex.h"
-#include "model/wait_queue.h"
+#include "model/kernel/mutex.h"
+#include "model/kernel/wait_queue.h"
 #include "model/variants/squashfs.h"
 
 namespace squashlab {

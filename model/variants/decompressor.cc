@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/buffer_head.h"
-#include "model/kernel.h"
-#include "model/page.h"
+#include "model/kernel/buffer_head.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
 #include "model/variants/kasan.h"
 #include "model/variants/page_actor.h"
 

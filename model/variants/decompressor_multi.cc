@@ -3,10 +3,10 @@
 // finds none free and the pool full sleeps until one is put back.
 #include <vector>
 
-#include "model/kernel.h"
-#include "model/mutex.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/mutex.h"
 #include "model/variants/decompressor.h"
-#include "model/wait_queue.h"
+#include "model/kernel/wait_queue.h"
 
 namespace squashlab {
 namespace {

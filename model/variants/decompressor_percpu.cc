@@ -1,8 +1,8 @@
 // This file implements the `percpu` decompressor strategy
 // (decompressor_multi_percpu.c): one stream per CPU, taken with
 // get_cpu_ptr, so preemption is off for the whole decompression.
-#include "model/kernel.h"
-#include "model/preempt.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/preempt.h"
 #include "model/variants/decompressor.h"
 
 namespace squashlab {

@@ -1,8 +1,8 @@
 // This file implements the `percpu-locallock` decompressor strategy: the RT
 // fix of seeds/004 (get_locked_ptr / put_locked_ptr on a local lock), so on
 // PREEMPT_RT the decompression runs preemptible, serialised per CPU.
-#include "model/kernel.h"
-#include "model/preempt.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/preempt.h"
 #include "model/variants/decompressor.h"
 
 namespace squashlab {

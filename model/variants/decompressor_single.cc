@@ -1,7 +1,7 @@
 // This file implements the `single` decompressor strategy
 // (decompressor_single.c): one stream, serialised by a mutex.
-#include "model/kernel.h"
-#include "model/mutex.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/mutex.h"
 #include "model/variants/decompressor.h"
 
 namespace squashlab {

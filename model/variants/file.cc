@@ -6,18 +6,18 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/filemap.h"
-#include "model/kernel.h"
-#include "model/page.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
 #include "model/variants/cache.h"
 #include "model/variants/read_path.h"
 
 namespace squashlab {
 
 int read_blocklist(inode* i, int index, uint64_t* block) {
-  if (index < 0 || static_cast<size_t>(index) >= i->block_size_word.size()) return -EIO;
-  *block = i->block_start[static_cast<size_t>(index)];
-  return static_cast<int>(i->block_size_word[static_cast<size_t>(index)]);
+  if (index < 0 || static_cast<size_t>(index) >= squashfs_i(i)->block_size_word.size()) return -EIO;
+  *block = squashfs_i(i)->block_start[static_cast<size_t>(index)];
+  return static_cast<int>(squashfs_i(i)->block_size_word[static_cast<size_t>(index)]);
 }
 
 void squashfs_copy_cache(page* p, squashfs_cache_entry* buffer, int bytes, int offset) {
@@ -56,11 +56,11 @@ int squashfs_readpage_fragment(page* p) {
   inode* ino = mapping_host(p->mapping);
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   squashfs_cache_entry* buffer =
-      squashfs_get_fragment(ino->i_sb, ino->fragment_block, static_cast<int>(ino->fragment_size));
+      squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block, static_cast<int>(squashfs_i(ino)->fragment_size));
   int res = buffer->error;
   if (!res)
     squashfs_copy_cache(p, buffer, static_cast<int>(i_size_read(ino) & (msblk->block_size - 1)),
-                        static_cast<int>(ino->fragment_offset));
+                        static_cast<int>(squashfs_i(ino)->fragment_offset));
   squashfs_cache_put(buffer);
   return res;
 }
@@ -84,7 +84,7 @@ int squashfs_readpage(file*, page* p) {
 
   if (p->index >= ((i_size_read(ino) + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT)) goto out;
 
-  if (index < file_end || ino->fragment_block == SQUASHFS_INVALID_BLK) {
+  if (index < file_end || squashfs_i(ino)->fragment_block == SQUASHFS_INVALID_BLK) {
     uint64_t block = 0;
     int bsize = read_blocklist(ino, index, &block);
     if (bsize < 0) goto error_out;
@@ -109,10 +109,12 @@ out:
   return 0;
 }
 
-int squashfs_a_ops_readpage(file* filp, page* p) {
-  inode* ino = mapping_host(p->mapping);
-  const ReadPathOps* ops = SQUASHFS_SB(ino->i_sb)->read_path;
-  return ops->readpage ? ops->readpage(filp, p) : squashfs_readpage(filp, p);
+address_space_operations squashfs_aops(const ReadPathOps* ops) {
+  address_space_operations a;
+  a.readpage = ops->readpage ? ops->readpage : squashfs_readpage;
+  a.readpages = ops->readpages;
+  a.readahead = ops->readahead;
+  return a;
 }
 
 const std::vector<const ReadPathOps*>& AllReadPaths() {

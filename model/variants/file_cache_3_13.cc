@@ -1,7 +1,7 @@
 // This file implements `file-cache-3.13`: mainline 3.13 with
 // SQUASHFS_FILE_CACHE (fs/squashfs/file_cache.c): every block is decoded
 // into the one-entry read_page cache and copied into the pages.
-#include "model/page.h"
+#include "model/kernel/page.h"
 #include "model/variants/cache.h"
 #include "model/variants/read_path.h"
 

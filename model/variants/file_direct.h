@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "model/block_device.h"
+#include "model/kernel/block_device.h"
 
 namespace squashlab {
 

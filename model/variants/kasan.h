@@ -4,7 +4,7 @@
 #ifndef SQUASHLAB_MODEL_VARIANTS_KASAN_H_
 #define SQUASHLAB_MODEL_VARIANTS_KASAN_H_
 
-#include "model/slab.h"
+#include "model/kernel/slab.h"
 
 namespace squashlab {
 

@@ -2,9 +2,9 @@
 // page cache pages (kmap_atomic'd while the decompressor writes them).
 #include "model/variants/page_actor.h"
 
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/slab.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/slab.h"
 #include "model/variants/kasan.h"
 
 namespace squashlab {

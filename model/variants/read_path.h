@@ -27,9 +27,9 @@ struct ReadPathOps {
   // yet, each holds the MM's reference; pages left in the vector are
   // released by the MM afterwards.
   int (*readpages)(file* filp, address_space* mapping, std::vector<page*>* pages);
-  // Optional ->readahead (mainline): `pages` are in the page cache, locked;
-  // the variant must unlock every one. The MM drops its references after.
-  void (*readahead)(file* filp, address_space* mapping, const std::vector<page*>& pages);
+  // Optional ->readahead (mainline): rac->pages are in the page cache,
+  // locked; the variant must unlock every one. The MM drops its references.
+  void (*readahead)(readahead_control* rac);
   // Optional replacement of a_ops->readpage (mainline's read_folio).
   int (*readpage)(file* filp, page* p);
 };
@@ -38,8 +38,11 @@ struct ReadPathOps {
 const std::vector<const ReadPathOps*>& AllReadPaths();
 const ReadPathOps* FindReadPath(const std::string& name);
 
-// a_ops->readpage for a mapping whose host is a squashfs inode.
-int squashfs_a_ops_readpage(file* filp, page* p);
+// The address_space_operations a squashfs inode of variant `ops` gets when
+// it is created (squashfs_iget): ->readpage is file.c's squashfs_readpage
+// unless the variant replaces it; ->readpages and ->readahead are the
+// variant's own (or none).
+address_space_operations squashfs_aops(const ReadPathOps* ops);
 
 // fs/squashfs/file.c (3.13).
 int squashfs_readpage(file* filp, page* p);

@@ -10,10 +10,10 @@
 // quiescence check cannot tell such a page from a lost completion.
 #include <cstring>
 
-#include "model/filemap.h"
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/slab.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/slab.h"
 #include "model/variants/cache.h"
 #include "model/variants/page_actor.h"
 #include "model/variants/read_path.h"
@@ -26,9 +26,9 @@ namespace {
 int read_block_into(inode* ino, int index, page** page, int pages) {
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   int file_end = static_cast<int>(i_size_read(ino) >> msblk->block_log);
-  if (index >= file_end && ino->fragment_block != SQUASHFS_INVALID_BLK) {
-    squashfs_cache_entry* e = squashfs_get_fragment(ino->i_sb, ino->fragment_block,
-                                                    static_cast<int>(ino->fragment_size));
+  if (index >= file_end && squashfs_i(ino)->fragment_block != SQUASHFS_INVALID_BLK) {
+    squashfs_cache_entry* e = squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block,
+                                                    static_cast<int>(squashfs_i(ino)->fragment_size));
     int res = e->error;
     int expected = static_cast<int>(i_size_read(ino) & (msblk->block_size - 1));
     for (int i = 0; !res && i < pages; i++) {
@@ -36,7 +36,7 @@ int read_block_into(inode* ino, int index, page** page, int pages) {
       int off = i * static_cast<int>(PAGE_CACHE_SIZE);
       int avail = std::max(0, std::min(expected - off, static_cast<int>(PAGE_CACHE_SIZE)));
       char* addr = static_cast<char*>(kmap_atomic(page[i]));
-      squashfs_copy_data(addr, e, static_cast<int>(ino->fragment_offset) + off, avail);
+      squashfs_copy_data(addr, e, static_cast<int>(squashfs_i(ino)->fragment_offset) + off, avail);
       std::memset(addr + avail, 0, PAGE_CACHE_SIZE - static_cast<size_t>(avail));
       kunmap_atomic(addr);
     }
@@ -87,8 +87,9 @@ void finish(page** page, int pages, int res, struct page* keep) {
   }
 }
 
-void squashfs_readahead(file*, address_space* mapping, const std::vector<page*>& pages) {
-  inode* ino = mapping_host(mapping);
+void squashfs_readahead(readahead_control* rac) {
+  const std::vector<page*>& pages = rac->pages;
+  inode* ino = mapping_host(rac->mapping);
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   int shift = msblk->block_log - PAGE_CACHE_SHIFT;
   size_t i = 0;

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/filemap.h"
-#include "model/kernel.h"
-#include "model/page.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
 #include "model/variants/cache.h"
 #include "model/variants/read_path.h"
 
@@ -35,9 +35,9 @@ squashfs_cache_entry* get_block_of(inode* ino, unsigned long index, int* offset,
   *offset = static_cast<int>((index & ((1UL << shift) - 1)) << PAGE_CACHE_SHIFT);
   *error = 0;
   squashfs_cache_entry* e;
-  if (bindex >= file_end && ino->fragment_block != SQUASHFS_INVALID_BLK) {
-    e = squashfs_get_fragment(ino->i_sb, ino->fragment_block, static_cast<int>(ino->fragment_size));
-    *offset += static_cast<int>(ino->fragment_offset);
+  if (bindex >= file_end && squashfs_i(ino)->fragment_block != SQUASHFS_INVALID_BLK) {
+    e = squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block, static_cast<int>(squashfs_i(ino)->fragment_size));
+    *offset += static_cast<int>(squashfs_i(ino)->fragment_offset);
   } else {
     uint64_t block = 0;
     int bsize = read_blocklist(ino, bindex, &block);

@@ -1,7 +1,7 @@
 // This file implements the SquashFS in-kernel state the read-path variants
-// share, in the kernel's names: squashfs_sb_info (msblk), the inode of a
-// regular file with its block list and fragment, struct file with its
-// readahead state, and the on-disk size-word macros of squashfs_fs.h.
+// share, in the kernel's names: squashfs_sb_info (msblk), squashfs_inode_info
+// (a regular file's block list and fragment around the VFS inode), and the
+// on-disk size-word macros of squashfs_fs.h.
 #ifndef SQUASHLAB_MODEL_VARIANTS_SQUASHFS_H_
 #define SQUASHLAB_MODEL_VARIANTS_SQUASHFS_H_
 
@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "model/block_device.h"
-#include "model/filemap.h"
+#include "model/kernel/block_device.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/fs.h"
 #include "reader/superblock.h"
 
 namespace squashlab {
@@ -42,18 +43,16 @@ struct squashfs_sb_info {
   squashfs_cache* fragment_cache = nullptr;
   squashfs_cache* read_page = nullptr;          // FILE_CACHE's one-block cache
   const ReadPathOps* read_path = nullptr;
+  address_space_operations aops;                // what squashfs_iget installs
 };
 
 inline squashfs_sb_info* SQUASHFS_SB(super_block* sb) {
   return static_cast<squashfs_sb_info*>(sb->s_fs_info);
 }
 
-// A regular file's inode (squashfs_inode_info folded in).
-struct inode {
-  super_block* i_sb = nullptr;
-  address_space* i_mapping = nullptr;
-  uint64_t i_size = 0;
-  std::string name;
+// fs/squashfs/squashfs_fs_i.h: a regular file's inode. The kernel embeds
+// the VFS inode and finds this with container_of; here it derives from it.
+struct squashfs_inode_info : inode {
   // The block list: one size word per full block (0 = sparse), starts.
   std::vector<uint64_t> block_start;
   std::vector<uint32_t> block_size_word;
@@ -62,24 +61,7 @@ struct inode {
   uint32_t fragment_offset = 0;
 };
 
-inline uint64_t i_size_read(const inode* i) { return i->i_size; }
-inline inode* mapping_host(address_space* m) { return static_cast<inode*>(m->host); }
-
-// The 3.13 readahead state of an open file (include/linux/fs.h).
-struct file_ra_state {
-  unsigned long start = 0;
-  unsigned int size = 0;
-  unsigned int async_size = 0;
-  unsigned int ra_pages = 32;  // 128K: VM_MAX_READAHEAD / PAGE_SIZE
-  long long prev_pos = -1;
-};
-
-struct file {
-  inode* f_inode = nullptr;
-  address_space* f_mapping = nullptr;
-  file_ra_state f_ra;
-  bool random = false;  // FMODE_RANDOM
-};
+inline squashfs_inode_info* squashfs_i(inode* i) { return static_cast<squashfs_inode_info*>(i); }
 
 // fs/squashfs/file.c read_blocklist: the size word of block `index`, and
 // its start in *block.

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "model/filemap.h"
-#include "model/kernel.h"
-#include "model/page.h"
-#include "model/slab.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/kernel/slab.h"
 #include "model/variants/cache.h"
 #include "model/variants/file_direct.h"
 #include "model/variants/page_actor.h"

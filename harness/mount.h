@@ -1,0 +1,44 @@
+// This file implements squashfs_mount: a variant mounted on a device for one
+// run — a RAM disk holding the image (or a device the caller made), the
+// super_block and squashfs_sb_info the variant fills (squashfs_fill_super),
+// and one inode with its page cache per regular file (squashfs_iget, which
+// installs the variant's a_ops).
+#ifndef SQUASHLAB_HARNESS_MOUNT_H_
+#define SQUASHLAB_HARNESS_MOUNT_H_
+
+#include <string>
+#include <vector>
+
+#include "model/kernel/ram_disk.h"
+#include "model/variants/image_model.h"
+#include "model/variants/squashfs.h"
+
+namespace squashlab {
+
+class Kernel;
+struct ReadPathOps;
+struct SquashfsDecompressorOps;
+
+struct SquashfsMount {
+  RamDisk* disk = nullptr;  // when mounted over the built-in RAM disk
+  super_block sb;
+  squashfs_sb_info msblk;
+  std::vector<inode*> inodes;  // in ImageModel::files order
+  std::vector<std::string> names;  // the files' names, in the same order
+
+  inode* Find(const std::string& name) const;
+};
+
+// Run-owned. `medium` replaces the image bytes on the disk when non-empty
+// (a fault plan's corrupted copy). REQUIRES: inside a Kernel's setup.
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp,
+                              std::vector<uint8_t> medium = {});
+// The same over a device the caller made (an hw_emul BlockDevice holding
+// the image): `disk` stays null.
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp, block_device* bdev);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_HARNESS_MOUNT_H_

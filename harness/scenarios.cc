@@ -1,0 +1,284 @@
+// This file implements the verify scenarios and their fault plans.
+#include "harness/scenarios.h"
+
+#include <algorithm>
+#include <optional>
+#include <span>
+
+#include "hw_emul/block_device.h"
+#include "model/kernel/kernel.h"
+#include "harness/workloads.h"
+#include "model/base/rng.h"
+#include "model/variants/decompressor.h"
+#include "harness/mount.h"
+#include "model/variants/read_path.h"
+#include "reader/image_bytes.h"
+
+namespace squashlab {
+
+std::span<const uint8_t> EmbeddedSmallImage();  // small_image.cc (generated)
+
+namespace {
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); i++) {
+    if (i == s.size() || s[i] == sep) {
+      parts.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return parts;
+}
+
+// The files a workload reads: the largest first.
+std::vector<const FileModel*> BySize(const ImageModel& m) {
+  std::vector<const FileModel*> f;
+  for (const auto& x : m.files) f.push_back(&x);
+  std::stable_sort(f.begin(), f.end(), [](const FileModel* a, const FileModel* b) {
+    return a->content.size() > b->content.size();
+  });
+  return f;
+}
+
+// A file with a fragment tail, else the second largest.
+const FileModel* WithTail(const std::vector<const FileModel*>& f) {
+  for (const FileModel* x : f)
+    if (x->layout.has_tail && x->layout.blocks.size() >= 1) return x;
+  return f.size() > 1 ? f[1] : f[0];
+}
+
+// Each bio's fate is a function of the run's seed and the bio's id (ids
+// follow allocation order): completions share no state, so the order in
+// which interrupt handlers run does not change which bios fail (and the
+// exhaustive search may let their first steps commute).
+void InstallFaults(Kernel& k, SquashfsMount* m, const std::string& plan) {
+  if (plan.empty() || plan == "bitflip") return;
+  const uint64_t base = Rng::Mix(k.config().seed, 77);
+  if (plan == "eio") {
+    m->disk->set_fault([base](const bio* b) { return Rng::Mix(base, b->id) % 6 == 0 ? -EIO : 0; });
+  } else if (plan == "reada") {
+    // A congested queue failing read-ahead: a third of the requests
+    // complete with -EWOULDBLOCK, as failed READA requests do (the end_io
+    // handler sees uptodate == 0).
+    m->disk->set_fault(
+        [base](const bio* b) { return Rng::Mix(base, b->id) % 3 == 0 ? -EWOULDBLOCK : 0; });
+  }
+}
+
+// The hw_emul fault plan a scenario's fault name stands for on a device:
+// the RAM disk's plans at the same rates, else the string itself.
+std::string DevicePlan(const std::string& faults) {
+  if (faults == "eio") return "eio=0.167";
+  if (faults == "reada") return "reada_drop=0.333";
+  if (faults == "bitflip") return "";  // the medium carries the flip
+  return faults;
+}
+
+// "profile[,bs=N]" into device options with the scenario's fault plan.
+StatusOr<DeviceOptions> ParseDevice(const std::string& device, const std::string& faults) {
+  auto parts = Split(device, ',');
+  unsigned bs = 1024;
+  for (size_t i = 1; i < parts.size(); i++) {
+    if (parts[i] == "bs=512") bs = 512;
+    else if (parts[i] == "bs=1024") bs = 1024;
+    else if (parts[i] == "bs=4096") bs = 4096;
+    else return Status::InvalidArgument("device: want profile[,bs=512|1024|4096]: " + device);
+  }
+  return MakeDeviceOptions(parts[0], DevicePlan(faults), bs);
+}
+
+std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan, uint64_t seed) {
+  if (plan != "bitflip") return {};
+  auto ranges = img.CompressedRanges();
+  if (ranges.empty()) return {};
+  Rng rng(Rng::Mix(seed, 99));
+  auto [start, end] = ranges[rng.Below(ranges.size())];
+  std::vector<uint8_t> bytes = img.bytes;
+  uint64_t at = start + rng.Below(end - start);
+  bytes[at] ^= static_cast<uint8_t>(1u << rng.Below(8));
+  return bytes;
+}
+
+void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img, const std::string& w,
+                   bool eio) {
+  auto files = BySize(img);
+  const FileModel* a = files[0];
+  const FileModel* b = WithTail(files);
+  inode* ia = m->Find(a->name);
+  inode* ib = m->Find(b->name);
+  ReaderOptions o;
+  o.eio_allowed = eio;
+  if (w == "dd") {
+    spawn_dd(k, ia, a, o);
+  } else if (w == "dd2") {
+    o.comm = "dd";
+    spawn_dd(k, ia, a, o);
+    o.comm = "dd-bs16k";
+    o.bs = 16384;
+    spawn_dd(k, ia, a, o);
+  } else if (w == "ddx2") {
+    o.comm = "dd";
+    spawn_dd(k, ia, a, o);
+    o.comm = "dd-b";
+    o.bs = 8192;
+    spawn_dd(k, ib, b, o);
+  } else if (w == "rand") {
+    o.comm = "rand1";
+    spawn_random_reader(k, ia, a, o, 3, 1);
+    o.comm = "rand2";
+    spawn_random_reader(k, ia, a, o, 3, 2);
+  } else if (w == "reclaim") {
+    o.comm = "dd";
+    o.bs = 8192;
+    spawn_dd(k, ia, a, o);
+    spawn_reclaim(k, ia, 2);
+    o.comm = "dd-2";
+    o.bs = 4096;
+    o.start = std::min<uint64_t>(a->content.size() / 2, 16384);
+    spawn_dd(k, ia, a, o);
+  } else {  // "pair": two single-page reads of neighbouring blocks, no readahead
+    uint64_t bs = img.block_size;
+    o.ra_pages = 0;
+    o.comm = "reader1";
+    o.start = bs - 4096;
+    o.end = bs;
+    spawn_dd(k, ia, a, o);
+    o.comm = "reader2";
+    o.start = bs;
+    o.end = bs + 4096;
+    spawn_dd(k, ia, a, o);
+  }
+}
+
+}  // namespace
+
+std::string ScenarioSpec::Name() const {
+  std::string n = variant + "/" + decomp + "/" + workload;
+  if (!faults.empty() || !device.empty() || !kernel.empty()) n += "/" + faults;
+  if (!device.empty() || !kernel.empty()) n += "/" + device;
+  if (!kernel.empty()) n += "/" + kernel;
+  return n;
+}
+
+StatusOr<ScenarioSpec> ScenarioSpec::Parse(const std::string& name) {
+  auto f = Split(name, '/');
+  if (f.size() < 3 || f.size() > 6)
+    return Status::InvalidArgument(
+        "scenario: want variant/decomp/workload[/faults[/device[/kernel]]]: " + name);
+  ScenarioSpec s;
+  s.variant = f[0];
+  s.decomp = f[1];
+  s.workload = f[2];
+  if (f.size() >= 4) s.faults = f[3];
+  if (f.size() >= 5) s.device = f[4];
+  if (f.size() == 6) s.kernel = f[5];
+  return s;
+}
+
+const std::vector<std::pair<std::string, std::string>>& Workloads() {
+  static const std::vector<std::pair<std::string, std::string>> kAll = {
+      {"dd", "one dd bs=4K over the largest file"},
+      {"dd2", "two dds (bs=4K, bs=16K) over the same file"},
+      {"ddx2", "dds over two different files (one with a fragment tail)"},
+      {"rand", "two random readers, 3 reads of 4K each"},
+      {"reclaim", "dd bs=8K, a second dd from the middle, reclaim evicting clean pages"},
+      {"pair", "two readers, one page each of two neighbouring blocks, no readahead"},
+  };
+  return kAll;
+}
+
+const std::vector<std::string>& DefaultWorkloads() {
+  static const std::vector<std::string> kDefault = {"dd2", "ddx2", "rand", "reclaim"};
+  return kDefault;
+}
+
+const std::vector<std::string>& FaultPlans() {
+  static const std::vector<std::string> kPlans = {"eio", "reada", "bitflip"};
+  return kPlans;
+}
+
+bool ScenarioAllowsEio(const ScenarioSpec& spec) {
+  if (std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) != FaultPlans().end())
+    return true;
+  if (spec.device.empty()) return false;
+  auto dev = ParseDevice(spec.device, spec.faults);
+  return dev.ok() && dev->faults.can_fail();
+}
+
+StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image,
+                                ScenarioObserver observe) {
+  const ReadPathOps* rp = FindReadPath(spec.variant);
+  if (rp == nullptr) return Status::InvalidArgument("unknown variant " + spec.variant);
+  const SquashfsDecompressorOps* dc = FindDecompressor(spec.decomp);
+  if (dc == nullptr) return Status::InvalidArgument("unknown decompressor " + spec.decomp);
+  bool known = false;
+  for (const auto& [w, d] : Workloads()) known |= w == spec.workload;
+  if (!known) return Status::InvalidArgument("unknown workload " + spec.workload);
+  bool named_plan =
+      std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) != FaultPlans().end();
+  if (!spec.faults.empty() && !named_plan && spec.device.empty())
+    return Status::InvalidArgument("unknown fault plan " + spec.faults);
+  if (!spec.kernel.empty() && spec.kernel != "prod")
+    return Status::InvalidArgument("kernel: want prod (or nothing, a debug kernel): " + spec.kernel);
+  if (spec.name_has_separator())
+    return Status::InvalidArgument("scenario fields may not contain ':' or '/'");
+  std::optional<DeviceOptions> dev;
+  if (!spec.device.empty()) {
+    auto o = ParseDevice(spec.device, spec.faults);
+    if (!o.ok()) return o.status();
+    dev = *o;
+  }
+  if (image->files.empty()) return Status::InvalidArgument("image has no regular file");
+  // A read may end in EIO only under a plan that can fail a bio (or flip a
+  // bit the codec notices); delays and reordering must not cost a byte.
+  const bool eio_possible = ScenarioAllowsEio(spec);
+  Scenario sc;
+  sc.name = spec.Name();
+  sc.config.ncpus = 2;
+  sc.config.preempt_rt = spec.decomp == "percpu-locallock";
+  sc.config.max_steps = 200000;
+  sc.config.debug = spec.kernel.empty();
+  // The RAM disk's completion copies the medium into the bio's pages and
+  // nothing else (a fault plan decides each bio by its id alone).
+  sc.irq_starts_commute = spec.device.empty();
+  // The device's medium when no fault rewrites it: shared by every run.
+  std::shared_ptr<const ImageBytes> pristine;
+  if (dev) pristine = ImageBytes::FromBuffer(image->bytes);
+  sc.setup = [spec, rp, dc, image, dev, pristine, observe, eio_possible](Kernel& k) {
+    std::vector<uint8_t> medium = Medium(*image, spec.faults, k.config().seed);
+    SquashfsMount* m = nullptr;
+    BlockDevice* device = nullptr;
+    if (dev) {
+      auto bytes = medium.empty() ? pristine : ImageBytes::FromBuffer(std::move(medium));
+      device = k.New<BlockDevice>(bytes, *dev);
+      m = squashfs_mount(k, *image, rp, dc, device->bdev());
+    } else {
+      m = squashfs_mount(k, *image, rp, dc, std::move(medium));
+      InstallFaults(k, m, spec.faults);
+    }
+    SpawnWorkload(k, m, *image, spec.workload, eio_possible);
+    if (observe) observe(k, m, device);
+  };
+  return sc;
+}
+
+StatusOr<std::shared_ptr<const ImageModel>> DefaultImage() {
+  static StatusOr<std::shared_ptr<const ImageModel>>* cached = [] {
+    auto bytes = EmbeddedSmallImage();
+    auto m = LoadImageModel(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+    if (!m.ok()) return new StatusOr<std::shared_ptr<const ImageModel>>(m.status());
+    return new StatusOr<std::shared_ptr<const ImageModel>>(
+        std::make_shared<const ImageModel>(std::move(m).value()));
+  }();
+  return *cached;
+}
+
+StatusOr<std::shared_ptr<const ImageModel>> LoadImage(const std::string& path) {
+  auto m = LoadImageModelFile(path);
+  if (!m.ok()) return m.status();
+  return std::shared_ptr<const ImageModel>(std::make_shared<const ImageModel>(std::move(m).value()));
+}
+
+}  // namespace squashlab

@@ -1,0 +1,74 @@
+// This file implements the scenarios of squashlab verify: a ScenarioSpec
+// (variant, decompressor strategy, workload, fault plan, device) names one
+// replayable Scenario — "variant/decomp/workload[/faults[/device]]", the
+// name a replay token carries — and MakeScenario builds it over an
+// ImageModel: the device (the model's RAM disk, or an hw_emul BlockDevice
+// with a real part's profile), mount, workload tasks and fault plan.
+#ifndef SQUASHLAB_HARNESS_SCENARIOS_H_
+#define SQUASHLAB_HARNESS_SCENARIOS_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/kernel/scenario.h"
+#include "model/variants/image_model.h"
+#include "reader/status.h"
+
+namespace squashlab {
+
+struct ScenarioSpec {
+  std::string variant = "sync-3.13";
+  std::string decomp = "single";
+  std::string workload = "dd2";
+  // "", "eio", "reada", "bitflip"; on an hw_emul device also any
+  // FaultPlan string (hw_emul/fault_plan.h), e.g. "eio@sector=40;seed=3".
+  std::string faults;
+  // "": the RAM disk; else an hw_emul profile (emmc-hs200, kvm-hdb,
+  // usb-stick, qspi-flash, nvme), optionally ",bs=512|1024|4096" for the
+  // device's logical block size.
+  std::string device;
+  // "": a debug kernel (KASAN, poisoning, DEBUG_VM); "prod": a production
+  // one (KernelConfig::debug off), where freed objects are reused and the
+  // consequences of a use-after-free play out as on the seed's kernel.
+  std::string kernel;
+
+  // "variant/decomp/workload[/faults[/device[/kernel]]]"
+  std::string Name() const;
+  bool name_has_separator() const {
+    for (const std::string* f : {&variant, &decomp, &workload, &faults, &device, &kernel})
+      if (f->find_first_of(":/") != std::string::npos) return true;
+    return false;
+  }
+  static StatusOr<ScenarioSpec> Parse(const std::string& name);
+};
+
+// The workloads, with one line each of what they run.
+const std::vector<std::pair<std::string, std::string>>& Workloads();
+// The workloads of the default job, and the small exhaustive one.
+const std::vector<std::string>& DefaultWorkloads();
+inline constexpr const char* kSmallWorkload = "pair";
+const std::vector<std::string>& FaultPlans();
+
+class BlockDevice;
+struct SquashfsMount;
+// Called at the end of each run's setup, with the mount and the hw_emul
+// device (null on the RAM disk): benchmarks and properties register their
+// AtQuiescence probes here (device counters, page contents).
+using ScenarioObserver = std::function<void(Kernel&, SquashfsMount*, BlockDevice*)>;
+
+// Whether EIO is an acceptable read result in `spec`'s scenario: its fault
+// plan can fail a bio (delays and reordering alone cannot).
+bool ScenarioAllowsEio(const ScenarioSpec& spec);
+
+StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image,
+                                ScenarioObserver observe = {});
+
+// The embedded default image (built by mksquashfs at build time), decoded.
+StatusOr<std::shared_ptr<const ImageModel>> DefaultImage();
+StatusOr<std::shared_ptr<const ImageModel>> LoadImage(const std::string& path);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_HARNESS_SCENARIOS_H_

@@ -1,0 +1,373 @@
+// This file implements the verify job, its table and JSON, and repro.
+#include "harness/verify.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <unordered_set>
+
+#include "model/sched/exhaustive_strategy.h"
+#include "model/sched/replay_strategy.h"
+#include "model/base/rng.h"
+#include "model/variants/decompressor.h"
+#include "model/variants/read_path.h"
+
+namespace squashlab {
+namespace {
+
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+uint64_t Hash(const std::vector<int>& v) {
+  uint64_t h = 1469598103934665603ULL;
+  for (int x : v) h = (h ^ static_cast<uint64_t>(x + 1)) * 1099511628211ULL;
+  return h;
+}
+
+std::string JsonEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (c == '\n') o += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
+    else o += c;
+  }
+  return o;
+}
+
+StatusOr<std::shared_ptr<const ImageModel>> ImageFor(const std::string& path) {
+  return path.empty() ? DefaultImage() : LoadImage(path);
+}
+
+// Keeps a strategy's picks within the enabled tasks. The model's
+// exhaustive strategy replays its stack blindly; a run whose enabled sets
+// differ from the previous one's (wake-ups hashed by heap address, see
+// README) would otherwise make it pick a finished task.
+class EnabledOnly : public Strategy {
+ public:
+  explicit EnabledOnly(std::unique_ptr<Strategy> inner) : inner_(std::move(inner)) {}
+  std::string Name() const override { return inner_->Name(); }
+  void BeginRun(uint64_t seed) override { inner_->BeginRun(seed); }
+  void OnSpawn(int id) override { inner_->OnSpawn(id); }
+  int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long step) override {
+    int pick = inner_->Pick(enabled, current, current_enabled, step);
+    if (std::find(enabled.begin(), enabled.end(), pick) != enabled.end()) return pick;
+    diverged_++;
+    return NonPreemptivePick(enabled, current, current_enabled);
+  }
+  bool EndRun(long steps) override { return inner_->EndRun(steps); }
+  bool OnStep(const StepInfo& step) override { return inner_->OnStep(step); }
+  long diverged() const { return diverged_; }
+  const ExhaustiveStrategy* Exhaustive() const {
+    return dynamic_cast<const ExhaustiveStrategy*>(inner_.get());
+  }
+
+ private:
+  std::unique_ptr<Strategy> inner_;
+  long diverged_ = 0;
+};
+
+bool Better(const RunResult& a, const RunResult& b) {
+  if (a.preemptions != b.preemptions) return a.preemptions < b.preemptions;
+  if (a.report.step != b.report.step) return a.report.step < b.report.step;
+  return a.steps < b.steps;
+}
+
+// The schedule up to the report it stands for (a run goes on after a
+// warning), as an ftrace-like listing.
+std::string FtraceToReport(const RunResult& r, const std::string& header) {
+  if (r.report.step < 0) return r.trace.Ftrace(header);
+  ScheduleTrace t;
+  t.task_names = r.trace.task_names;
+  t.ts_is_ns = r.trace.ts_is_ns;
+  for (const TraceEvent& e : r.trace.events)
+    if (e.step <= r.report.step) t.events.push_back(e);
+  return t.Ftrace(header);
+}
+
+// The run's other reports, when it had several (warnings do not end it).
+std::string RunReportsLine(const RunResult& r) {
+  if (r.reports.size() < 2) return "";
+  std::string out = "reports of this run, in order:\n";
+  for (const Report& x : r.reports)
+    out += "  " + std::string(x.warning ? "warning" : "fatal  ") + "  " + x.title + "\n";
+  return out;
+}
+
+std::string ClassKey(const Report& r) { return std::string(ReportKindName(r.kind)) + "|" + r.title; }
+
+// Minimises by replay only (the model's exhaustive pass assumes schedules
+// that do not depend on heap addresses; see README): repeatedly try a
+// shorter prefix of the choices, or one choice reverted to the
+// non-preemptive default, keeping a report of the same kind and title
+// (anywhere in the run: warnings do not end it).
+RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget) {
+  RunResult best = failing;
+  bool improved = true;
+  while (improved && budget > 0) {
+    improved = false;
+    const std::vector<int> base = best.choices;
+    for (size_t i = 0; i < base.size() && budget > 0 && !improved; i++) {
+      for (int variant = 0; variant < 2 && budget > 0 && !improved; variant++) {
+        std::vector<int> cand(base.begin(), base.begin() + static_cast<long>(i));
+        if (variant == 1) {
+          if (base[i] < 0) continue;
+          cand.push_back(-1);
+          cand.insert(cand.end(), base.begin() + static_cast<long>(i) + 1, base.end());
+        }
+        ReplayStrategy replay(cand);
+        RunResult r = e.RunOnce(sc, replay, best.seed, true);
+        budget--;
+        if (r.Focus(best.report) && Better(r, best)) {
+          r.strategy = failing.strategy + "-min";
+          best = std::move(r);
+          improved = true;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
+                            double seconds, std::ostream* progress) {
+  CellResult cell;
+  auto start = std::chrono::steady_clock::now();
+  Explorer explorer;
+  std::unordered_set<uint64_t> seen;
+  bool exhaustive = opt.strategy == "exhaustive";
+  double next_progress = 30;
+  for (size_t si = 0; si < scenarios.size(); si++) {
+    const Scenario& sc = scenarios[si];
+    ExploreOptions eo;
+    eo.strategy = opt.strategy;
+    eo.pct_depth = opt.pct_depth;
+    eo.preemption_bound = opt.preemption_bound;
+    eo.por = opt.por;
+    eo.iterative = opt.iterative;
+    const RunSpec spec = sc;
+    auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo, spec.footprint));
+    long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
+                                    static_cast<long>(scenarios.size())
+                              : (1L << 40);
+    double until = seconds * static_cast<double>(si + 1) / static_cast<double>(scenarios.size());
+    bool more = true;
+    for (long run = 0; run < per && more; run++) {
+      uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
+      RunResult r = explorer.RunOnce(spec, *strategy, seed, true);
+      cell.runs++;
+      if (r.pruned) cell.pruned++;
+      else seen.insert(Hash(r.choices) ^ si);
+      more = r.more;
+      if (r.failed() && opt.all_classes) {
+        if (!cell.found) {
+          cell.found = true;
+          cell.first_failing_run = cell.runs;
+          cell.seconds_to_first = Since(start);
+          cell.scenario = sc.name;
+        }
+        for (const Report& rep : r.reports) {
+          bool known = false;
+          for (const auto& c : cell.classes) known |= ClassKey(c.failure.report) == ClassKey(rep);
+          if (known) continue;
+          ClassFinding f;
+          f.scenario = sc.name;
+          f.first_run = cell.runs;
+          f.seconds = Since(start);
+          f.failure = r;
+          f.failure.Focus(rep);
+          cell.classes.push_back(std::move(f));
+        }
+      } else if (r.failed()) {
+        cell.found = true;
+        cell.first_failing_run = cell.runs;
+        cell.seconds_to_first = Since(start);
+        cell.scenario = sc.name;
+        cell.failure = r;
+        cell.minimised = opt.minimise
+                             ? MinimiseByReplay(explorer, sc, cell.failure, opt.minimise_budget)
+                             : cell.failure;
+        cell.distinct = static_cast<long>(seen.size());
+        cell.seconds = Since(start);
+        return cell;
+      }
+      if (progress != nullptr && (cell.runs & 1023) == 0 && Since(start) > next_progress) {
+        next_progress += 30;
+        *progress << "  " << sc.name << ": " << cell.runs << " runs (" << cell.pruned
+                  << " pruned), " << static_cast<long>(Since(start)) << " s";
+        if (const auto* ex = strategy->Exhaustive())
+          *progress << ", bound " << ex->level() << " of " << opt.preemption_bound;
+        *progress << "\n";
+        progress->flush();
+      }
+      if (opt.budget == 0 && Since(start) > until) break;
+    }
+    if (exhaustive && !more) cell.exhausted = true;
+  }
+  for (auto& f : cell.classes) {
+    for (const auto& sc : scenarios) {
+      if (sc.name != f.scenario) continue;
+      f.minimised = opt.minimise ? MinimiseByReplay(explorer, sc, f.failure, opt.minimise_budget)
+                                 : f.failure;
+    }
+  }
+  if (!cell.classes.empty()) {
+    cell.failure = cell.classes.front().failure;
+    cell.minimised = cell.classes.front().minimised;
+  }
+  cell.distinct = static_cast<long>(seen.size());
+  cell.seconds = Since(start);
+  return cell;
+}
+
+StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
+  auto image = ImageFor(opt.image);
+  if (!image.ok()) return image.status();
+  std::vector<std::string> variants = opt.variants, decomps = opt.decomps, workloads = opt.workloads;
+  if (variants.empty())
+    for (const auto* v : AllReadPaths()) variants.push_back(v->name);
+  if (decomps.empty())
+    for (const auto* d : AllDecompressors()) decomps.push_back(d->name);
+  if (workloads.empty()) workloads = DefaultWorkloads();
+  std::vector<std::string> kernels = opt.kernels;
+  if (kernels.empty()) kernels = opt.all_classes ? std::vector<std::string>{"debug", "prod"}
+                                                 : std::vector<std::string>{"debug"};
+  for (const auto& k : kernels)
+    if (k != "debug" && k != "prod") return Status::InvalidArgument("unknown kernel " + k);
+  if (opt.strategy != "pct" && opt.strategy != "random" && opt.strategy != "exhaustive")
+    return Status::InvalidArgument("unknown strategy " + opt.strategy);
+  VerifyResult res;
+  auto start = std::chrono::steady_clock::now();
+  double per_cell = opt.seconds / static_cast<double>(variants.size() * decomps.size());
+  for (const auto& v : variants) {
+    for (const auto& d : decomps) {
+      std::vector<Scenario> scs;
+      for (const auto& kernel : kernels) {
+        for (const auto& w : workloads) {
+          ScenarioSpec spec{v, d, w, opt.faults, opt.device, kernel == "prod" ? "prod" : ""};
+          auto sc = MakeScenario(spec, image.value());
+          if (!sc.ok()) return sc.status();
+          scs.push_back(std::move(sc).value());
+        }
+      }
+      CellResult cell = ExploreScenarios(scs, opt, per_cell, log);
+      cell.variant = v;
+      cell.decomp = d;
+      if (log) {
+        *log << v << " x " << d << ": " << cell.runs << " schedules, "
+             << (cell.found ? cell.minimised.report.title : std::string("clean")) << "\n";
+        log->flush();
+      }
+      res.cells.push_back(std::move(cell));
+    }
+  }
+  res.seconds = Since(start);
+  return res;
+}
+
+std::string FormatTable(const VerifyResult& r) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-19s %-17s %9s %9s %4s %8s  %s\n", "variant", "decompressor",
+                "schedules", "distinct", "viol", "to-first", "verdict");
+  out += line;
+  for (const auto& c : r.cells) {
+    std::string verdict = c.found ? c.minimised.report.title : (c.exhausted ? "clean (exhausted)" : "clean");
+    if (c.pruned > 0) verdict += " [" + std::to_string(c.pruned) + " runs pruned]";
+    std::string first = c.found ? std::to_string(c.first_failing_run) : "-";
+    std::snprintf(line, sizeof line, "%-19s %-17s %9ld %9ld %4d %8s  %s\n", c.variant.c_str(),
+                  c.decomp.c_str(), c.runs, c.distinct, c.found ? 1 : 0, first.c_str(),
+                  verdict.c_str());
+    out += line;
+  }
+  std::snprintf(line, sizeof line, "(%zu cells, %.1f s)\n", r.cells.size(), r.seconds);
+  out += line;
+  return out;
+}
+
+std::string FormatFailures(const VerifyResult& r) {
+  std::string out;
+  for (const auto& c : r.cells) {
+    if (!c.found) continue;
+    if (!c.classes.empty()) {
+      for (const auto& f : c.classes) {
+        const RunResult& m = f.minimised;
+        out += "==== " + c.variant + " x " + c.decomp + ": " + ReportKindName(m.report.kind) + " ====\n";
+        out += m.report.ToString();
+        out += "scenario: " + f.scenario + "\n";
+        out += "first found after " + std::to_string(f.first_run) + " schedules (" +
+               std::to_string(f.seconds) + " s) by " + f.failure.strategy + "\n";
+        out += "replay token: " + f.failure.Token(f.scenario).ToString() + "\n";
+        out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
+               std::to_string(m.steps) + " steps" +
+               (m.report.step >= 0 ? " (the report at step " + std::to_string(m.report.step) + ")"
+                                   : std::string()) +
+               "; token: " + m.Token(f.scenario).ToString() + "\n";
+        out += RunReportsLine(m);
+        out += FtraceToReport(m, "minimised schedule of " + f.scenario + ", up to the report");
+        out += "\n";
+      }
+      continue;
+    }
+    const RunResult& m = c.minimised;
+    out += "==== " + c.variant + " x " + c.decomp + " ====\n";
+    out += m.report.ToString();
+    out += "scenario: " + c.scenario + "\n";
+    out += "found after " + std::to_string(c.first_failing_run) + " schedules (" +
+           std::to_string(c.seconds_to_first) + " s) by " + c.failure.strategy + "\n";
+    out += "replay token: " + c.failure.Token(c.scenario).ToString() + "\n";
+    out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
+           std::to_string(m.steps) + " steps; token: " + m.Token(c.scenario).ToString() + "\n";
+    out += RunReportsLine(m);
+    out += FtraceToReport(m, "minimised schedule of " + c.scenario + ", up to the report");
+    out += "\n";
+  }
+  return out;
+}
+
+std::string ToJson(const VerifyResult& r, const VerifyOptions& opt) {
+  std::string o = "{\"strategy\":\"" + JsonEscape(opt.strategy) + "\",\"faults\":\"" +
+                  JsonEscape(opt.faults) + "\",\"device\":\"" + JsonEscape(opt.device) + "\",\"seconds\":" + std::to_string(r.seconds) +
+                  ",\"cells\":[";
+  for (size_t i = 0; i < r.cells.size(); i++) {
+    const CellResult& c = r.cells[i];
+    if (i) o += ",";
+    o += "{\"variant\":\"" + c.variant + "\",\"decomp\":\"" + c.decomp +
+         "\",\"schedules\":" + std::to_string(c.runs) + ",\"distinct\":" + std::to_string(c.distinct) +
+         ",\"pruned\":" + std::to_string(c.pruned) +
+         ",\"exhausted\":" + (c.exhausted ? "true" : "false") +
+         ",\"violations\":" + (c.found ? "1" : "0") + ",\"seconds\":" + std::to_string(c.seconds);
+    if (c.found) {
+      o += ",\"first_failing_run\":" + std::to_string(c.first_failing_run) +
+           ",\"seconds_to_first\":" + std::to_string(c.seconds_to_first) + ",\"scenario\":\"" +
+           JsonEscape(c.scenario) + "\",\"kind\":\"" + ReportKindName(c.minimised.report.kind) +
+           "\",\"title\":\"" + JsonEscape(c.minimised.report.title) + "\",\"report\":\"" +
+           JsonEscape(c.minimised.report.ToString()) + "\",\"token\":\"" +
+           JsonEscape(c.failure.Token(c.scenario).ToString()) + "\",\"minimised_token\":\"" +
+           JsonEscape(c.minimised.Token(c.scenario).ToString()) +
+           "\",\"minimised_preemptions\":" + std::to_string(c.minimised.preemptions) +
+           ",\"minimised_steps\":" + std::to_string(c.minimised.steps) + ",\"schedule\":\"" +
+           JsonEscape(FtraceToReport(c.minimised, "minimised")) + "\"";
+    }
+    o += "}";
+  }
+  return o + "]}\n";
+}
+
+StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace) {
+  auto t = ReplayToken::Parse(token);
+  if (!t.ok()) return t.status();
+  auto spec = ScenarioSpec::Parse(t.value().scenario);
+  if (!spec.ok()) return spec.status();
+  auto img = ImageFor(image);
+  if (!img.ok()) return img.status();
+  auto sc = MakeScenario(spec.value(), img.value());
+  if (!sc.ok()) return sc.status();
+  Explorer e;
+  return e.Replay(sc.value(), t.value(), trace);
+}
+
+}  // namespace squashlab

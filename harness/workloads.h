@@ -1,0 +1,40 @@
+// This file implements the workloads the scenarios run as tasks: dd with a
+// block size (sequential reads to end of file), random readers, and reclaim
+// pressure evicting clean pages between reads. Readers check every byte
+// they get against the oracle (the reader library's decoding of the same
+// file): wrong bytes are a report; EIO is a report unless a fault plan may
+// have caused it.
+#ifndef SQUASHLAB_HARNESS_WORKLOADS_H_
+#define SQUASHLAB_HARNESS_WORKLOADS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace squashlab {
+
+class Kernel;
+struct inode;
+struct FileModel;
+
+struct ReaderOptions {
+  std::string comm = "dd";
+  size_t bs = 4096;
+  uint64_t start = 0;
+  uint64_t end = ~uint64_t{0};  // clipped to the file size
+  unsigned ra_pages = 32;       // the file's readahead window (0: none)
+  bool eio_allowed = false;     // a fault plan is active
+  int cpu = -1;
+};
+
+// dd if=FILE bs=BS skip..count: sequential reads from start to end.
+void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle, const ReaderOptions& opt);
+// `reads` reads of opt.bs bytes at offsets drawn from the run's seed.
+void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle, const ReaderOptions& opt,
+                         int reads, uint64_t salt);
+// `rounds` passes of invalidate_mapping_pages over ino's page cache.
+void spawn_reclaim(Kernel& k, inode* ino, int rounds);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_HARNESS_WORKLOADS_H_

@@ -1,0 +1,161 @@
+// This file implements the page cache of a file and its reclaim.
+#include "model/kernel/filemap.h"
+
+#include <mutex>
+#include <vector>
+
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+
+namespace squashlab {
+
+address_space* new_address_space(std::string name) {
+  Kernel& k = Kernel::Current();
+  address_space* m = k.New<address_space>();
+  m->name = std::move(name);
+  std::lock_guard<std::mutex> l(k.tree_lock());
+  k.mappings().push_back(m);
+  m->debug_addr = 0xffff880000000000UL + 0x1000UL * k.mappings().size();
+  return m;
+}
+
+page* find_get_page(address_space* mapping, pgoff_t index) {
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(mapping, "find_get_page");
+  k.Point("find_get_page", index);
+  k.exec().Charge(CostKind::kPageCacheOp, 1);
+  std::lock_guard<std::mutex> l(k.tree_lock());
+  auto it = mapping->page_tree.find(index);
+  if (it == mapping->page_tree.end()) return nullptr;
+  if (it->second->_count.load() <= 0) {
+    // page_cache_get_speculative() fails on a page freed while still in
+    // the tree (a "Bad page state" page): find_get_page retries forever.
+    Task* t = k.current_task();
+    k.Bug(ReportKind::kStepLimit, "BUG: soft lockup in find_get_page",
+          "BUG: soft lockup - CPU#" + std::to_string(t ? t->cpu : 0) + " stuck for 22s! [" +
+              (t ? t->Comm() : std::string("swapper")) +
+              "]\nIP: find_get_page: page_cache_get_speculative() fails forever on\n" +
+              dump_page(it->second) + "\n(a page freed while still in the page cache)");
+  }
+  // A reference on a page the lookup names only by its index: the
+  // partial-order reduction cannot tell which page, so it is wide.
+  k.NoteWideEffect();
+  it->second->_count.fetch_add(1);
+  return it->second;
+}
+
+page* find_lock_page(address_space* mapping, pgoff_t index) {
+  for (;;) {
+    page* p = find_get_page(mapping, index);
+    if (p == nullptr) return nullptr;
+    lock_page(p);
+    if (p->mapping == mapping) return p;  // not truncated or reclaimed meanwhile
+    unlock_page(p);
+    put_page(p);
+  }
+}
+
+page* grab_cache_page_nowait(address_space* mapping, pgoff_t index) {
+  page* p = find_get_page(mapping, index);
+  if (p != nullptr) {
+    if (trylock_page(p)) return p;
+    put_page(p);
+    return nullptr;
+  }
+  p = page_cache_alloc(mapping);
+  if (add_to_page_cache_lru(p, mapping, index, GFP_NOFS) != 0) {
+    put_page(p);
+    return nullptr;
+  }
+  return p;
+}
+
+int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index, gfp_t) {
+  Kernel& k = Kernel::Current();
+  CheckPage(p, "add_to_page_cache_lru");
+  k.CheckPtr(mapping, "add_to_page_cache_lru");
+  k.Point("add_to_page_cache_lru", index);
+  k.exec().Charge(CostKind::kPageCacheOp, 1);
+  if (p->mapping != nullptr || (p->flags.load() & (1UL << PG_locked))) {
+    k.Bug(ReportKind::kPageBug, "kernel BUG in add_to_page_cache_lru: page busy",
+          dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(PageLocked(page) || "
+                         "page->mapping)");
+  }
+  std::lock_guard<std::mutex> l(k.tree_lock());
+  if (mapping->page_tree.count(index)) return -EEXIST;
+  p->flags.fetch_or((1UL << PG_locked) | (1UL << PG_lru));
+  p->_count.fetch_add(1);
+  p->mapping = mapping;
+  p->index = index;
+  mapping->page_tree[index] = p;
+  mapping->nrpages++;
+  return 0;
+}
+
+void delete_from_page_cache(page* p) {
+  Kernel& k = Kernel::Current();
+  CheckPage(p, "delete_from_page_cache");
+  k.Point("delete_from_page_cache", p->pfn);
+  if (!(p->flags.load() & (1UL << PG_locked))) {
+    k.Bug(ReportKind::kPageBug, "kernel BUG in delete_from_page_cache: VM_BUG_ON_PAGE(!PageLocked(page))",
+          dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(!PageLocked(page))");
+  }
+  {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    address_space* m = p->mapping;
+    if (m == nullptr) return;
+    auto it = m->page_tree.find(p->index);
+    if (it != m->page_tree.end() && it->second == p) m->page_tree.erase(it);
+    m->nrpages--;
+    p->mapping = nullptr;
+  }
+  put_page(p);  // the page cache's reference
+}
+
+// Evicts p if it is clean, unlocked and referenced only by the page cache.
+static bool TryEvict(address_space* mapping, pgoff_t index) {
+  page* p = find_get_page(mapping, index);
+  if (p == nullptr) return false;
+  bool evicted = false;
+  if (trylock_page(p)) {
+    if (p->mapping == mapping && !(p->flags.load() & (1UL << PG_dirty)) &&
+        p->_count.load() == 2) {
+      delete_from_page_cache(p);
+      evicted = true;
+    }
+    unlock_page(p);
+  }
+  put_page(p);
+  return evicted;
+}
+
+unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start, pgoff_t end) {
+  Kernel& k = Kernel::Current();
+  std::vector<pgoff_t> indexes;
+  {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    for (auto it = mapping->page_tree.lower_bound(start);
+         it != mapping->page_tree.end() && it->first <= end; ++it)
+      indexes.push_back(it->first);
+  }
+  unsigned long n = 0;
+  for (pgoff_t i : indexes) n += TryEvict(mapping, i);
+  return n;
+}
+
+unsigned long shrink_page_cache(unsigned long nr) {
+  Kernel& k = Kernel::Current();
+  std::vector<address_space*> maps;
+  {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    maps = k.mappings();
+  }
+  unsigned long n = 0;
+  for (address_space* m : maps) {
+    if (n >= nr) break;
+    n += invalidate_mapping_pages(m, 0, ~0UL);
+  }
+  return n;
+}
+
+}  // namespace squashlab

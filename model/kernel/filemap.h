@@ -1,0 +1,58 @@
+// This file implements address_space, the page cache of one file, and the
+// filemap calls over it: find_get_page, find_lock_page,
+// grab_cache_page_nowait, add_to_page_cache_lru (-EEXIST),
+// delete_from_page_cache, and reclaim of clean unlocked pages.
+#ifndef SQUASHLAB_MODEL_KERNEL_FILEMAP_H_
+#define SQUASHLAB_MODEL_KERNEL_FILEMAP_H_
+
+#include <cerrno>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "model/kernel/slab.h"
+
+namespace squashlab {
+
+struct inode;
+struct address_space_operations;
+
+struct page;
+using pgoff_t = unsigned long;
+
+// EIO, ENOMEM, EEXIST, EINVAL: the C library's <cerrno> values, which are
+// the kernel's.
+
+struct address_space {
+  std::map<pgoff_t, page*> page_tree;  // guarded by the kernel's tree_lock
+  unsigned long nrpages = 0;
+  unsigned long debug_addr = 0;        // what dump_page prints as mapping:
+  std::string name;
+  inode* host = nullptr;               // the file's inode
+  const address_space_operations* a_ops = nullptr;  // set by the file system
+};
+
+// Registers a new, empty mapping with the current kernel.
+address_space* new_address_space(std::string name);
+
+// A referenced page at index, or nullptr.
+page* find_get_page(address_space* mapping, pgoff_t index);
+// A referenced, locked page at index still in mapping, or nullptr. Sleeps.
+page* find_lock_page(address_space* mapping, pgoff_t index);
+// A locked, referenced page at index: found and trylocked, or newly added;
+// nullptr when the page is locked by someone else or cannot be added.
+page* grab_cache_page_nowait(address_space* mapping, pgoff_t index);
+// Locks p and inserts it (the cache takes a reference, PG_lru is set).
+// -EEXIST when index is taken. REQUIRES: p not locked, not in a mapping.
+int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index, gfp_t gfp);
+// REQUIRES: p locked. Removes it and drops the cache's reference.
+void delete_from_page_cache(page* p);
+// Memory pressure: evicts clean, unlocked, unreferenced pages of mapping in
+// [start, end]; returns how many went.
+unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start, pgoff_t end);
+// Memory pressure over every mapping of the kernel, at most nr pages.
+unsigned long shrink_page_cache(unsigned long nr);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_KERNEL_FILEMAP_H_

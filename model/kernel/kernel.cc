@@ -1,0 +1,342 @@
+// This file implements Kernel: reports, the pointer and context checks every
+// API call makes, the object registries, and the quiescence invariants.
+#include "model/kernel/kernel.h"
+
+#include <cstdio>
+
+#include "model/kernel/bio.h"
+#include "model/kernel/blk_plug.h"
+#include "model/kernel/buffer_head.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/page.h"
+#include "model/kernel/workqueue.h"
+
+namespace squashlab {
+namespace {
+thread_local Kernel* g_current = nullptr;
+
+std::string Hex16(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+}  // namespace
+
+Kernel::Kernel(KernelConfig config, Executor* executor)
+    : config_(config), exec_(executor), heap_(config.debug) {
+  exec_->Attach(this);
+}
+
+Kernel::~Kernel() {
+  if (exec_->hooks() == this) exec_->Attach(nullptr);
+  for (auto& p : pages_) delete[] p->data;
+  for (auto& b : bhs_) delete[] b->b_data;
+}
+
+Kernel& Kernel::Current() { return *g_current; }
+Kernel* Kernel::CurrentOrNull() { return g_current; }
+void Kernel::SetCurrent(Kernel* k) { g_current = k; }
+
+std::string Kernel::TaskName() {
+  Task* t = exec_->Current();
+  return t ? t->Comm() : "";
+}
+
+namespace {
+
+Report NewReport(ReportKind kind, std::string title, std::string body, std::string task,
+                 long step, bool warning) {
+  Report r;
+  r.kind = kind;
+  r.title = std::move(title);
+  r.body = std::move(body);
+  r.task = std::move(task);
+  r.step = step;
+  r.warning = warning;
+  return r;
+}
+
+}  // namespace
+
+void Kernel::Record(ReportKind kind, std::string title, std::string body) {
+  std::lock_guard<std::mutex> l(report_mu_);
+  NoteWideEffect();
+  if (fatal_) return;
+  fatal_ = true;
+  reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
+                               exec_->Current() ? exec_->Steps() : -1, false));
+}
+
+void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
+  std::lock_guard<std::mutex> l(report_mu_);
+  NoteWideEffect();
+  if (fatal_ || reports_.size() >= kMaxReports) return;
+  reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
+                               exec_->Current() ? exec_->Steps() : -1, true));
+}
+
+void Kernel::Bug(ReportKind kind, std::string title, std::string body) {
+  Record(kind, std::move(title), std::move(body));
+  exec_->OnReport();
+  throw TaskOops{};
+}
+
+void Kernel::DebugBug(ReportKind kind, std::string title, std::string body) {
+  if (config_.debug) Bug(kind, std::move(title), std::move(body));
+  Warn(kind, std::move(title),
+       std::move(body) + "\n(production kernel: no DEBUG_VM, the kernel goes on silently)");
+}
+
+bool Kernel::reported() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return !reports_.empty();
+}
+
+bool Kernel::fatal() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return fatal_;
+}
+
+Report Kernel::report() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return reports_.empty() ? Report{} : reports_.front();
+}
+
+std::vector<Report> Kernel::reports() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return reports_;
+}
+
+void Kernel::MightSleep(const char* fn) {
+  Task* t = exec_->Current();
+  if (t == nullptr || !t->atomic()) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "BUG: scheduling while atomic: %s/%d/0x%08x\nin %s: in_atomic(): 1, "
+                "irqs_disabled(): %d, in_interrupt(): %d",
+                t->spec.name.c_str(), t->id, t->preempt_count, fn, t->irqs_disabled > 0,
+                t->in_interrupt());
+  Bug(ReportKind::kSchedulingWhileAtomic, "BUG: scheduling while atomic", buf);
+}
+
+void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, const char* fn,
+                   uint64_t arg) {
+  if (cond()) return;
+  Task* t = exec_->Current();
+  if (t == nullptr) Bug(ReportKind::kBadContext, "BUG: sleeping outside any task", fn);
+  t->blocked_in = fn;
+  t->blocked_arg = arg;
+  blk_flush_plug_current();  // schedule(): a sleeper's plugged bios go out first
+  exec_->WaitEvent(wq, cond);
+  t->blocked_in = "";
+}
+
+void Kernel::CheckPtr(const void* p, const char* fn) {
+  uint64_t a = reinterpret_cast<uintptr_t>(p);
+  bool poison = (a >> 16) == (kPoisonFreePtr >> 16) || (a >> 16) == (kPoisonInusePtr >> 16);
+  bool kernel_half = (a >> 48) == 0xffff;
+  if (a >= 4096 && !poison && !kernel_half) return;  // the hot path: build no strings
+  std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
+  if (a < 4096) {
+    Bug(ReportKind::kNullDereference,
+        "BUG: unable to handle kernel NULL pointer dereference in " + std::string(fn),
+        "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) + "\n" + at +
+            "\nOops: 0000 [#1] SMP");
+  }
+  if (kernel_half) {
+    Bug(ReportKind::kGeneralProtection,
+        "BUG: unable to handle kernel paging request in " + std::string(fn),
+        "BUG: unable to handle kernel paging request at " + Hex16(a) + "\n" + at +
+            "\nOops: 0000 [#1] SMP\n(a slab freelist pointer read from a freed object)");
+  }
+  if ((a >> 16) == (kPoisonFreePtr >> 16)) {
+    Bug(ReportKind::kGeneralProtection,
+        "general protection fault (POISON_FREE pointer) in " + std::string(fn),
+        "general protection fault: 0000 [#1] SMP\n" + at + "\naddress " + Hex16(a) +
+            " is POISON_FREE: a pointer read from freed memory");
+  }
+  if ((a >> 16) == (kPoisonInusePtr >> 16)) {
+    Bug(ReportKind::kUninitValue, "BUG: KMSAN: uninit-value in " + std::string(fn),
+        "BUG: KMSAN: uninit-value in " + std::string(fn) + "\naddress " + Hex16(a) +
+            " is POISON_INUSE: a never-initialised field of a kmalloc'd object");
+  }
+}
+
+void Kernel::CheckField(const void* base, size_t offset, const char* fn) {
+  CheckPtr(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) + offset), fn);
+}
+
+page* Kernel::AllocPage() {
+  std::lock_guard<std::mutex> l(tree_lock_);
+  auto p = std::make_unique<page>();
+  p->pfn = pages_.size();
+  p->data = new char[PAGE_SIZE];
+  std::fill(p->data, p->data + PAGE_SIZE, static_cast<char>(POISON_INUSE));
+  p->_count.store(1);
+  p->freed = false;
+  pages_.push_back(std::move(p));
+  return pages_.back().get();
+}
+
+buffer_head* Kernel::AllocBufferHead(size_t size) {
+  auto b = std::make_unique<buffer_head>();
+  b->b_size = size;
+  b->b_data = new char[size];
+  bhs_.push_back(std::move(b));
+  return bhs_.back().get();
+}
+
+bio* Kernel::AllocBio() {
+  std::lock_guard<std::mutex> l(tree_lock_);
+  auto b = std::make_unique<bio>();
+  b->id = bios_.size();
+  bios_.push_back(std::move(b));
+  return bios_.back().get();
+}
+
+void Kernel::FreeBio(bio* b) {
+  std::lock_guard<std::mutex> l(tree_lock_);
+  b->freed = true;
+}
+
+void Kernel::StepLimitExceeded() {
+  Record(ReportKind::kStepLimit, "squashlab: run exceeded its step budget",
+         "more than " + std::to_string(config_.max_steps) + " steps (livelock?)");
+}
+
+void Kernel::ReportHang(const std::vector<const Task*>& stuck) {
+  std::string body;
+  const Task* first = nullptr;
+  for (const Task* t : stuck) {
+    if (t->state != TaskState::kBlocked) continue;
+    if (first == nullptr) first = t;
+    body += "INFO: task " + t->Comm() + " blocked for more than 120 seconds.\n" +
+            "      Not tainted 3.13.0-squashlab\n" + t->spec.name + "  D  in " + t->blocked_in +
+            "(" + std::to_string(t->blocked_arg) + ")\n";
+  }
+  if (first == nullptr && !stuck.empty()) {
+    first = stuck.front();
+    body = "every remaining task waits for a CPU held by a non-preemptible section\n";
+  }
+  if (first == nullptr) return;
+  Record(ReportKind::kHungTask,
+         "INFO: task " + first->spec.name + " blocked for more than 120 seconds.", body);
+}
+
+namespace {
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+uint64_t MixBytes(uint64_t h, const char* p, size_t n) {
+  uint64_t x = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (size_t i = 0; i < n; i++) x = (x ^ static_cast<unsigned char>(p[i])) * 0x100000001b3ULL;
+  return Mix(h, x);
+}
+
+}  // namespace
+
+wait_queue_head_t& Kernel::Waitqueue(WaitOn kind, uint64_t id) {
+  std::lock_guard<std::mutex> l(waitq_mu_);
+  return waitq_[{kind, id}];
+}
+
+uint64_t Kernel::StateFingerprint() const {
+  uint64_t h = 1;
+  for (const auto& p : pages_) {
+    h = Mix(h, p->pfn);
+    h = Mix(h, p->flags.load());
+    h = Mix(h, static_cast<uint64_t>(p->_count.load()));
+    h = Mix(h, p->mapping != nullptr ? p->index + 1 : 0);
+    h = Mix(h, (p->freed ? 1 : 0) | (p->bad ? 2 : 0));
+    if (p->data != nullptr) h = MixBytes(h, p->data, PAGE_SIZE);
+  }
+  std::map<uint64_t, uint64_t> bhs;  // by block: creation order may differ
+  for (const auto& b : bhs_) {
+    uint64_t x = Mix(Mix(b->b_state.load(), static_cast<uint64_t>(b->b_count.load())), b->in_io);
+    if (b->b_data != nullptr) x = MixBytes(x, b->b_data, b->b_size);
+    bhs[b->b_blocknr] = x;
+  }
+  for (const auto& [block, x] : bhs) h = Mix(Mix(h, block), x);
+  std::map<size_t, long> live;
+  for (const auto& [addr, obj] : heap_.Live()) live[obj.size]++;
+  for (const auto& [size, n] : live) h = Mix(Mix(h, size), static_cast<uint64_t>(n));
+  std::lock_guard<std::mutex> l(report_mu_);
+  for (const Report& r : reports_) h = MixBytes(h, r.title.data(), r.title.size());
+  return h;
+}
+
+void Kernel::CheckQuiescence() {
+  for (auto& fn : at_quiescence_) {
+    fn();
+    if (fatal()) return;
+  }
+  CheckPagesAtQuiescence();
+  if (!fatal()) CheckLeaksAtQuiescence();
+}
+
+void Kernel::CheckPagesAtQuiescence() {
+  for (auto& p : pages_) {
+    if (p->freed || p->bad) continue;  // a bad page was reported when freed
+    unsigned long f = p->flags.load();
+    int expected = p->mapping ? 1 : 0;
+    if (f & (1UL << PG_locked)) {
+      return Record(ReportKind::kQuiescence, "page left locked at quiescence",
+                    dump_page(p.get()) + "\nno task will ever unlock it: readers sleep forever");
+    }
+    if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error))) {
+      return Record(ReportKind::kQuiescence, "page cache page neither uptodate nor error",
+                    dump_page(p.get()));
+    }
+    if (p->_count.load() != expected) {
+      return Record(ReportKind::kLeak, "page reference leak at quiescence",
+                    dump_page(p.get()) + "\nexpected count " + std::to_string(expected) +
+                        (expected ? " (the page cache's reference)" : ""));
+    }
+  }
+}
+
+void Kernel::CheckLeaksAtQuiescence() {
+  for (auto& b : bhs_) {
+    if (b->b_count.load() != 0)
+      return Record(ReportKind::kLeak, "buffer_head reference leak at quiescence",
+                    dump_buffer(b.get()));
+    if (buffer_locked(b.get()))
+      return Record(ReportKind::kQuiescence, "buffer left locked at quiescence",
+                    dump_buffer(b.get()));
+  }
+  for (auto& b : bios_) {
+    if (!b->freed)
+      return Record(ReportKind::kLeak, "bio leak at quiescence",
+                    "bio " + std::to_string(b->id) + " never bio_put");
+  }
+  for (auto& [w, st] : works_) {
+    if (st.queued || st.running)
+      return Record(ReportKind::kQuiescence, "work item still queued at quiescence", "");
+  }
+  auto live = heap_.Live();
+  if (live.empty()) return;
+  std::string body = "kmemleak: " + std::to_string(live.size()) + " new suspected memory leaks\n";
+  for (auto& [addr, obj] : live) {
+    body += "unreferenced object 0x" + Hex16(addr) + " (size " + std::to_string(obj.size) +
+            "):\n  comm \"" + obj.comm + "\"\n  backtrace: kmalloc from " + obj.site + "\n";
+  }
+  Record(ReportKind::kLeak, "kmemleak: suspected memory leak", body);
+}
+
+void model_bug_at(const char* file, int line, const char* cond) {
+  Kernel::Current().Bug(ReportKind::kAssertion,
+                        std::string("kernel BUG at ") + file + ":" + std::to_string(line) + "!",
+                        std::string("kernel BUG at ") + file + ":" + std::to_string(line) +
+                            "!\ninvalid opcode: 0000 [#1] SMP\nBUG_ON(" + cond + ")");
+}
+
+void model_point(const char* what) { Kernel::Current().Point(what, 0); }
+
+void model_charge(CostKind kind, uint64_t units, const char* codec) {
+  Kernel::Current().exec().Charge(kind, units, codec);
+}
+
+}  // namespace squashlab

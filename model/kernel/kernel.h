@@ -1,0 +1,228 @@
+// This file implements Kernel: the emulated kernel of one run — its executor,
+// its object registries (pages, buffer heads, bios, work items, the kmalloc
+// heap), its wait queues, and the generic checker that turns every
+// contract violation into one kernel-style Report.
+#ifndef SQUASHLAB_MODEL_KERNEL_KERNEL_H_
+#define SQUASHLAB_MODEL_KERNEL_KERNEL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "model/sched/executor.h"
+#include "model/sched/run_hooks.h"
+#include "model/base/report.h"
+#include "model/kernel/slab.h"
+#include "model/kernel/wait_queue.h"
+
+namespace squashlab {
+
+struct page;
+struct address_space;
+struct buffer_head;
+struct bio;
+struct work_struct;
+struct block_device;
+
+struct KernelConfig {
+  int ncpus = 2;
+  bool preempt_rt = false;   // local_lock is a sleeping per-CPU lock
+  long max_steps = 1000000;  // a run longer than this is reported (livelock)
+  uint64_t seed = 1;         // the run's seed: fault plans draw from it
+  // A debug kernel (the default): KASAN, SLUB poisoning and quarantine,
+  // debugobjects, DEBUG_VM. Off, a production kernel like the one of the
+  // seeds/000 oopses: kfree keeps the object's bytes and the next kmalloc
+  // from the same cache reuses it (slab.h), nothing checks freed memory,
+  // and a DEBUG_VM check (VM_BUG_ON_PAGE) is recorded as a warning while
+  // execution goes on as the kernel without DEBUG_VM would.
+  bool debug = true;
+};
+
+// Where a work item is: queued (pending, not started) or running.
+struct WorkState {
+  bool queued = false;
+  int running = 0;       // workers executing it now
+  int runner_id = -1;    // the task running it (self-free is legal)
+};
+
+class Kernel : public RunHooks {
+ public:
+  // Attaches itself to `executor` as the run it serves.
+  Kernel(KernelConfig config, Executor* executor);
+  ~Kernel() override;
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // The kernel of the run on this thread (the kernel's `current`). Set by
+  // KernelScope; executors set it on their worker threads.
+  static Kernel& Current();
+  static Kernel* CurrentOrNull();
+  static void SetCurrent(Kernel* k);
+
+  const KernelConfig& config() const { return config_; }
+  Executor& exec() { return *exec_; }
+  Task* current_task() { return exec_->Current(); }
+  Task* Spawn(TaskSpec spec) { return exec_->Spawn(std::move(spec)); }
+  void Charge(CostKind kind, uint64_t units = 1) { exec_->Charge(kind, units); }
+
+  // --- reports -----------------------------------------------------------
+  // A run collects reports in the order they fire: any number of warnings
+  // and at most one fatal report, which ends the run.
+  // Records a fatal report and ends the current task's run the way an oops
+  // does: by throwing TaskOops (the executor stops the others).
+  [[noreturn]] void Bug(ReportKind kind, std::string title, std::string body);
+  // Records a fatal report without unwinding (hangs, quiescence checks).
+  // Ignored once a fatal report was recorded (the first one wins).
+  void Record(ReportKind kind, std::string title, std::string body);
+  // Records a warning and returns: the kernel printed it and went on
+  // ("VFS: brelse: Trying to free free buffer", "BUG: Bad page state").
+  void Warn(ReportKind kind, std::string title, std::string body);
+  // Bug on a debug kernel (config().debug), Warn on a production one:
+  // for DEBUG_VM's checks, which a production kernel does not make.
+  void DebugBug(ReportKind kind, std::string title, std::string body);
+  bool reported() const;  // any report, warnings included
+  bool fatal() const;     // a fatal report: the run ended on it
+  Report report() const;  // the first report of the run (empty if none)
+  std::vector<Report> reports() const;  // all of them, in order
+  // A scheduling point; cheap no-op outside tasks.
+  void Point(const char* op, uint64_t arg = 0) { exec_->Point(op, arg); }
+  // "BUG: scheduling while atomic" when the current task may not sleep.
+  void MightSleep(const char* fn);
+  // Sleeps on wq until cond() (the caller made the scheduling point and the
+  // might-sleep check); `fn`/`arg` name the wait in hung-task reports.
+  void Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, const char* fn,
+             uint64_t arg);
+  void Wake(wait_queue_head_t& wq) { exec_->WakeUp(wq); }
+  // NULL / poison / freed-object checks on a pointer passed to `fn`.
+  // A kernel-half address (ffff8800...: a freelist pointer read from a
+  // reused object) is an unhandled paging request.
+  void CheckPtr(const void* p, const char* fn);
+  // CheckPtr of base + offset: a field read through a NULL pointer faults
+  // at the field's offset ("NULL pointer dereference at 0000000000000028").
+  void CheckField(const void* base, size_t offset, const char* fn);
+
+  // --- registries -------------------------------------------------------
+  std::mutex& tree_lock() { return tree_lock_; }  // guards registries
+  Heap& heap() { return heap_; }
+  // The wait queue of one object: a page's lock, a buffer's lock, a work
+  // item's completion. The kernel hashes pages and buffers into shared
+  // tables, but its wake function matches the waiter's key (the flags word
+  // and bit: wake_bit_function), so only that object's waiters wake: one
+  // queue per object is that behaviour, without the table.
+  enum class WaitOn : uint8_t { kPage, kBuffer, kWork };
+  wait_queue_head_t& Waitqueue(WaitOn kind, uint64_t id);
+  page* AllocPage();
+  const std::vector<std::unique_ptr<page>>& pages() const { return pages_; }
+  std::vector<address_space*>& mappings() { return mappings_; }
+  std::map<std::pair<const block_device*, uint64_t>, buffer_head*>& buffer_cache() {
+    return bh_cache_;
+  }
+  buffer_head* AllocBufferHead(size_t size);
+  bio* AllocBio();
+  void FreeBio(bio* b);
+  std::map<const work_struct*, WorkState>& works() { return works_; }
+  int NextWorkerId() { return next_worker_.fetch_add(1); }
+  // Deterministic ids for objects the traces name (mutexes).
+  uint64_t NextObjectId() { return next_object_.fetch_add(1) + 1; }
+  // Effects that reach beyond the fields a scheduling point's operation
+  // names: a report or warning (it prints whole objects), a page going back
+  // to the allocator (free_pages_check reads every flag). The partial-order
+  // reduction treats a step that had one as touching everything.
+  void NoteWideEffect() { wide_effects_.fetch_add(1); }
+
+  // Objects a scenario owns for the run's lifetime (destroyed with Kernel).
+  template <typename T, typename... Args>
+  T* New(Args&&... args) {
+    auto owned = std::make_shared<T>(std::forward<Args>(args)...);
+    T* raw = owned.get();
+    std::lock_guard<std::mutex> l(arena_mu_);
+    arena_.push_back(std::move(owned));
+    return raw;
+  }
+  // Runs at quiescence, before the generic checks (the scenario's oracle,
+  // and its release of setup references).
+  void AtQuiescence(std::function<void()> fn) { at_quiescence_.push_back(std::move(fn)); }
+  // Records "INFO: task ... blocked for more than 120 seconds." for the
+  // tasks that can never run again (executors call it on a hang).
+  void ReportHang(const std::vector<const Task*>& stuck);
+  // Runs the hooks, then every quiescence invariant. Records the first failure.
+  void CheckQuiescence();
+  // A hash of the state a run left: every page (flags, count, mapping,
+  // index, contents), every buffer_head (state, count, contents) by block,
+  // the live slab objects by size and the reports' titles. Names that
+  // follow creation order (pfns) are included; addresses are not. For
+  // checking that partial-order reduction reaches every state.
+  uint64_t StateFingerprint() const;
+
+  // --- what the scheduler asks of the run (RunHooks) ----------------------
+  int Cpus() const override { return config_.ncpus; }
+  long MaxSteps() const override { return config_.max_steps; }
+  bool Fatal() const override { return fatal(); }
+  void StepLimitExceeded() override;
+  void Hang(const std::vector<const Task*>& stuck) override { ReportHang(stuck); }
+  void EnterThread() override { SetCurrent(this); }
+  uint64_t ObjectIdsIssued() const override { return next_object_.load(); }
+  uint64_t WideEffects() const override { return wide_effects_.load(); }
+
+ private:
+  void CheckPagesAtQuiescence();
+  void CheckLeaksAtQuiescence();
+  std::string TaskName();
+  long Step();
+
+  KernelConfig config_;
+  Executor* exec_;
+  static constexpr size_t kMaxReports = 32;
+  mutable std::mutex report_mu_;
+  std::vector<Report> reports_;
+  bool fatal_ = false;
+  std::mutex tree_lock_;
+  Heap heap_;
+  std::mutex waitq_mu_;  // guards waitq_ (its elements never move)
+  std::map<std::pair<WaitOn, uint64_t>, wait_queue_head_t> waitq_;
+  std::vector<std::unique_ptr<page>> pages_;
+  std::vector<address_space*> mappings_;
+  std::map<std::pair<const block_device*, uint64_t>, buffer_head*> bh_cache_;
+  std::vector<std::unique_ptr<buffer_head>> bhs_;
+  std::vector<std::unique_ptr<bio>> bios_;
+  std::map<const work_struct*, WorkState> works_;
+  std::atomic<int> next_worker_{0};
+  std::atomic<uint64_t> next_object_{0};
+  std::atomic<uint64_t> wide_effects_{0};
+  std::mutex arena_mu_;
+  std::vector<std::shared_ptr<void>> arena_;
+  std::vector<std::function<void()>> at_quiescence_;
+};
+
+// Makes `k` the current kernel of this thread for the scope's lifetime.
+class KernelScope {
+ public:
+  explicit KernelScope(Kernel* k) : saved_(Kernel::CurrentOrNull()) { Kernel::SetCurrent(k); }
+  ~KernelScope() { Kernel::SetCurrent(saved_); }
+
+ private:
+  Kernel* saved_;
+};
+
+// BUG_ON / WARN_ON for model, variant and scenario code: a failed condition
+// is reported as the kernel does ("kernel BUG at file:line!").
+void model_bug_at(const char* file, int line, const char* cond);
+#define BUG_ON(cond)                                                    \
+  do {                                                                  \
+    if (cond) ::squashlab::model_bug_at(__FILE__, __LINE__, #cond);     \
+  } while (0)
+#define BUG() ::squashlab::model_bug_at(__FILE__, __LINE__, "BUG()")
+
+// An explicit scheduling point for plain-memory code the API cannot see.
+void model_point(const char* what);
+// Charges simulate-mode cost from variant code (decompression, memcpy).
+void model_charge(CostKind kind, uint64_t units, const char* codec = nullptr);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_KERNEL_KERNEL_H_

@@ -1,0 +1,39 @@
+// This file implements the kernel's sleeping mutex (mutex_lock / unlock /
+// trylock) and spinlock_t (spin_lock / spin_unlock), with the debug checks
+// of CONFIG_DEBUG_MUTEXES: sleeping in atomic context, unlocking a mutex
+// the task does not own.
+#ifndef SQUASHLAB_MODEL_KERNEL_MUTEX_H_
+#define SQUASHLAB_MODEL_KERNEL_MUTEX_H_
+
+#include <atomic>
+
+#include "model/kernel/wait_queue.h"
+
+namespace squashlab {
+
+struct mutex {
+  std::atomic<int> owner{-1};  // task id, -1 when free
+  wait_queue_head_t wait;
+  unsigned long id = 0;        // for traces; set by mutex_init
+};
+void mutex_init(mutex* m);
+void mutex_lock(mutex* m);
+int mutex_trylock(mutex* m);
+void mutex_unlock(mutex* m);
+int mutex_is_locked(mutex* m);
+
+// A spinning lock: disables preemption while held; contention is modelled
+// as waiting (no busy loop), but the waiter may not sleep-check.
+struct spinlock_t {
+  std::atomic<int> owner{-1};
+  wait_queue_head_t wait;
+};
+void spin_lock_init(spinlock_t* l);
+void spin_lock(spinlock_t* l);
+void spin_unlock(spinlock_t* l);
+void spin_lock_irqsave(spinlock_t* l, unsigned long& flags);
+void spin_unlock_irqrestore(spinlock_t* l, unsigned long flags);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_KERNEL_MUTEX_H_

@@ -1,0 +1,45 @@
+// This file implements the RAM disk driver of the model's tests.
+#include "model/kernel/ram_disk.h"
+
+#include <cstring>
+
+#include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
+
+namespace squashlab {
+
+RamDisk::RamDisk(std::vector<unsigned char> bytes, std::string name) : bytes_(std::move(bytes)) {
+  bdev_.driver = this;
+  bdev_.name = std::move(name);
+}
+
+void RamDisk::submit(bio* b) {
+  Kernel& k = Kernel::Current();
+  TaskSpec spec;
+  spec.name = "irq/" + bdev_.name;
+  spec.context = TaskContext::kInterrupt;
+  spec.cpu = irq_cpu_ >= 0 ? irq_cpu_ : next_irq_.fetch_add(1);
+  spec.prio = 100;
+  spec.start_ns = k.exec().NowNs() + latency_ns_;
+  spec.body = [this, b] { Complete(b); };
+  k.Spawn(std::move(spec));
+}
+
+void RamDisk::Complete(bio* b) {
+  Kernel& k = Kernel::Current();
+  k.Charge(CostKind::kIrqEntry);
+  int err = fault_ ? fault_(b) : 0;
+  uint64_t pos = b->bi_sector * 512;
+  for (const bio_vec& v : b->bi_io_vec) {
+    if (pos + v.bv_len > bytes_.size()) {
+      err = -EIO;
+      break;
+    }
+    if (err == 0 && b->bi_rw != WRITE) std::memcpy(bio_vec_data(v), &bytes_[pos], v.bv_len);
+    pos += v.bv_len;
+  }
+  completed_++;
+  bio_endio(b, err);
+}
+
+}  // namespace squashlab

@@ -1,0 +1,40 @@
+// This file implements one run of a scenario on any executor.
+#include "model/kernel/scenario.h"
+
+#include "model/kernel/api_footprints.h"
+
+namespace squashlab {
+
+ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed,
+                            uint64_t* fingerprint) {
+  KernelConfig config = sc.config;
+  config.seed = seed;
+  ScenarioOutcome out;
+  Kernel kernel(config, &exec);
+  KernelScope scope(&kernel);
+  try {
+    sc.setup(kernel);
+    out.run = exec.Run(kernel);
+    if (out.run.completed) kernel.CheckQuiescence();
+  } catch (const TaskOops&) {
+    // setup or a quiescence hook hit a report; it is recorded
+  }
+  if (fingerprint != nullptr) *fingerprint = kernel.StateFingerprint();
+  out.report = kernel.report();
+  out.reports = kernel.reports();
+  return out;
+}
+
+Scenario::operator RunSpec() const {
+  RunSpec spec;
+  spec.name = name;
+  spec.run = [sc = *this](Executor& exec, uint64_t seed, uint64_t* fingerprint) {
+    return RunScenario(sc, exec, seed, fingerprint);
+  };
+  spec.footprint = [irq = irq_starts_commute, reuses = !config.debug](const StepInfo& step) {
+    return FootprintOf(step, irq, reuses);
+  };
+  return spec;
+}
+
+}  // namespace squashlab

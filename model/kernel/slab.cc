@@ -1,0 +1,258 @@
+// This file implements the run's slab heap and kmalloc/kfree with poisoning,
+// quarantine and the checks KASAN and debugobjects would make.
+#include "model/kernel/slab.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "model/kernel/kernel.h"
+
+namespace squashlab {
+
+namespace {
+
+// Production chunks, reused across runs (the first touch of fresh memory is
+// what costs here; see DESIGN.md).
+constexpr size_t kChunk = 256 << 10;
+constexpr size_t kGuard = 64 << 10;
+constexpr size_t kAlign = 16;
+
+std::mutex g_pool_mu;
+std::vector<char*>& Pool() {
+  static auto* pool = new std::vector<char*>;
+  return *pool;
+}
+
+std::string CacheKey(const HeapObject& obj) { return obj.site + "/" + std::to_string(obj.size); }
+
+}  // namespace
+
+Heap::~Heap() {
+  if (debug_) {
+    for (auto& [addr, obj] : objects_) std::free(reinterpret_cast<void*>(addr));
+    return;
+  }
+  std::lock_guard<std::mutex> l(g_pool_mu);
+  for (Chunk& c : chunks_) {
+    if (c.pooled) Pool().push_back(c.base);
+    else delete[] c.base;
+  }
+}
+
+void* Heap::Carve(size_t size) {
+  size_t need = (size + kAlign - 1) / kAlign * kAlign;
+  if (chunks_.empty() || chunks_.back().size - chunks_.back().used < need) {
+    Chunk c;
+    if (need <= kChunk) {
+      std::lock_guard<std::mutex> l(g_pool_mu);
+      if (!Pool().empty()) {
+        c.base = Pool().back();
+        Pool().pop_back();
+      }
+      c.pooled = true;
+      c.size = kChunk;
+    } else {
+      c.size = need;
+    }
+    if (c.base == nullptr) c.base = new char[c.size];
+    chunks_.push_back(c);
+  }
+  Chunk& c = chunks_.back();
+  char* p = c.base + c.used;
+  c.used += need;
+  return p;
+}
+
+void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
+  size_t real = size == 0 ? 1 : size;
+  HeapObject obj;
+  obj.size = real;
+  obj.id = next_id_++;
+  obj.site = std::move(site);
+  obj.comm = std::move(comm);
+  void* p = nullptr;
+  if (debug_) {
+    p = std::malloc(real);
+    std::memset(p, zero ? 0 : POISON_INUSE, real);
+  } else {
+    auto& list = free_[CacheKey(obj)];
+    if (!list.empty()) {  // the most recently freed object, as SLUB's freelist
+      p = reinterpret_cast<void*>(list.back());
+      list.pop_back();
+      if (zero) std::memset(p, 0, real);
+    } else {
+      p = Carve(real);
+      std::memset(p, 0, real);  // a fresh slab page: deterministic contents
+    }
+  }
+  objects_[reinterpret_cast<uintptr_t>(p)] = std::move(obj);
+  return p;
+}
+
+Heap::FreeResult Heap::Free(void* p, size_t* size_out) {
+  auto it = objects_.find(reinterpret_cast<uintptr_t>(p));
+  if (it == objects_.end()) return FreeResult::kInvalid;
+  if (it->second.freed) return FreeResult::kDoubleFree;
+  it->second.freed = true;
+  *size_out = it->second.size;
+  if (debug_) std::memset(p, POISON_FREE, it->second.size);
+  else free_[CacheKey(it->second)].push_back(it->first);
+  return FreeResult::kOk;
+}
+
+bool Heap::Unmapped(const void* p) const {
+  auto a = reinterpret_cast<uintptr_t>(p);
+  for (const Chunk& c : chunks_) {
+    auto base = reinterpret_cast<uintptr_t>(c.base);
+    if (a >= base + c.used && a < base + c.size + kGuard) return true;
+  }
+  return false;
+}
+
+const HeapObject* Heap::Find(const void* p, uintptr_t* base) const {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = objects_.upper_bound(a);
+  if (it == objects_.begin()) return nullptr;
+  --it;
+  if (a >= it->first + it->second.size) return nullptr;
+  *base = it->first;
+  return &it->second;
+}
+
+std::vector<std::pair<uintptr_t, HeapObject>> Heap::Live() const {
+  std::vector<std::pair<uintptr_t, HeapObject>> live;
+  for (const auto& [addr, obj] : objects_)
+    if (!obj.freed) live.emplace_back(addr, obj);
+  return live;
+}
+
+namespace {
+
+// "bool squashlab::queue_work(workqueue_struct*, work_struct*)" -> "queue_work",
+// the way the kernel names a function in a report.
+std::string ShortName(const char* pretty) {
+  std::string s = pretty;
+  size_t paren = s.find('(');
+  if (paren != std::string::npos && s.find("<lambda") == std::string::npos) s.resize(paren);
+  size_t colon = s.rfind("::");
+  if (colon != std::string::npos && s.find("<lambda") == std::string::npos) s = s.substr(colon + 2);
+  size_t space = s.rfind(' ');
+  if (space != std::string::npos && s.find("<lambda") == std::string::npos) s = s.substr(space + 1);
+  return s;
+}
+
+void* AllocIn(size_t size, bool zero, const char* caller) {
+  Kernel& k = Kernel::Current();
+  k.Point("kmalloc", size);
+  Task* t = k.current_task();
+  std::lock_guard<std::mutex> l(k.tree_lock());
+  return k.heap().Alloc(size, zero, ShortName(caller), t ? t->Comm() : "setup");
+}
+
+std::string Hex(uintptr_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016lx", static_cast<unsigned long>(v));
+  return buf;
+}
+
+// debugobjects: a work_struct inside [p, p+size) that is still queued, or
+// running in another task, must not be freed. REQUIRES: tree_lock held.
+void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
+  Task* t = k.current_task();
+  for (const auto& [work, st] : k.works()) {
+    uintptr_t w = reinterpret_cast<uintptr_t>(work);
+    if (w < p || w >= p + size) continue;
+    bool self = st.running == 1 && !st.queued && t && st.runner_id == t->id;
+    if ((st.queued || st.running > 0) && !self) {
+      k.Bug(ReportKind::kWorkFreedActive,
+            "ODEBUG: free active (active state 0) object type: work_struct",
+            std::string("object ") + Hex(w) + (st.queued ? " is queued" : " is running") +
+                "\nWARNING: at lib/debugobjects.c debug_print_object+0x85/0xa0");
+    }
+  }
+}
+
+}  // namespace
+
+void* kmalloc(size_t size, gfp_t, const char* caller) {
+  return AllocIn(size, false, caller);
+}
+void* kzalloc(size_t size, gfp_t, const char* caller) {
+  return AllocIn(size, true, caller);
+}
+void* kcalloc(size_t n, size_t size, gfp_t, const char* caller) {
+  return AllocIn(n * size, true, caller);
+}
+
+void kfree(const void* p) {
+  Kernel& k = Kernel::Current();
+  // The point names the object's size (its cache; 0: not a slab object),
+  // for the partial-order reduction. A live object's size never changes.
+  uint64_t cache = 0;
+  uintptr_t base = 0;
+  if (p != nullptr) {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    const HeapObject* obj = k.heap().Find(p, &base);
+    if (obj != nullptr && base == reinterpret_cast<uintptr_t>(p)) cache = obj->size;
+  }
+  k.Point("kfree", cache);
+  if (p == nullptr) return;  // kfree(NULL) is legal
+  std::unique_lock<std::mutex> l(k.tree_lock());
+  const HeapObject* obj = k.heap().Find(p, &base);
+  // debugobjects is a debug kernel's: a production one frees silently.
+  if (k.config().debug && obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p))
+    CheckFreedWork(k, base, obj->size);  // a report unwinds and unlocks
+  size_t size = 0;
+  Heap::FreeResult r = k.heap().Free(const_cast<void*>(p), &size);
+  l.unlock();
+  if (r == Heap::FreeResult::kOk) return;
+  if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) {
+    // SLUB without debugging links the object into its freelist twice; the
+    // kernel dies later, in some kmalloc (the seed's "stack segment" oops
+    // in __kmalloc_track_caller). The model stops at the cause.
+    k.Bug(ReportKind::kDoubleFree, "slab freelist corrupted: double kfree",
+          "double kfree of object at " + Hex(reinterpret_cast<uintptr_t>(p)) +
+              "\nthe next allocations from its cache return it twice; the kernel oopses "
+              "later in __kmalloc_track_caller");
+  }
+  k.Bug(ReportKind::kDoubleFree, "BUG: KASAN: double-free or invalid-free in kfree",
+        std::string(r == Heap::FreeResult::kDoubleFree ? "double-free" : "invalid-free") +
+            " of object at " + Hex(reinterpret_cast<uintptr_t>(p)));
+}
+
+// KASAN on a debug kernel; on a production one only what the MMU would
+// catch: a load from slab memory that was never mapped to an object.
+static void KasanCheck(const void* p, size_t size, const char* what, const char* fn) {
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(p, fn);
+  std::unique_lock<std::mutex> l(k.tree_lock());
+  if (!k.config().debug) {
+    if (!k.heap().Unmapped(p)) return;
+    l.unlock();
+    k.Bug(ReportKind::kGeneralProtection,
+          "BUG: unable to handle kernel paging request in " + std::string(fn),
+          "BUG: unable to handle kernel paging request at " + Hex(reinterpret_cast<uintptr_t>(p)) +
+              "\nIP: [<ffffffff81000000>] " + fn + "\nOops: 0000 [#1] SMP\n(" + what +
+              " past the last slab object)");
+  }
+  uintptr_t base = 0;
+  const HeapObject* obj = k.heap().Find(p, &base);
+  if (obj == nullptr || !obj->freed) return;
+  std::string body = std::string(what) + " of size " + std::to_string(size) + " at addr " +
+                     Hex(reinterpret_cast<uintptr_t>(p)) + "\nThe buggy address belongs to the object at " +
+                     Hex(base) + " which belongs to the cache kmalloc-" + std::to_string(obj->size) +
+                     "\nAllocated by " + obj->comm + " in " + obj->site;
+  l.unlock();
+  k.Bug(ReportKind::kUseAfterFree, "BUG: KASAN: use-after-free in " + std::string(fn), body);
+}
+
+void kasan_check_read(const void* p, size_t size, const char* caller) {
+  KasanCheck(p, size, "Read", ShortName(caller).c_str());
+}
+void kasan_check_write(const void* p, size_t size, const char* caller) {
+  KasanCheck(p, size, "Write", ShortName(caller).c_str());
+}
+
+}  // namespace squashlab

@@ -1,0 +1,111 @@
+// This file implements workqueues over the run's executor: a queued item
+// becomes a kworker task.
+#include "model/kernel/workqueue.h"
+
+#include <mutex>
+
+#include "model/kernel/kernel.h"
+
+namespace squashlab {
+namespace {
+
+wait_queue_head_t& WorkWait(Kernel& k, const work_struct* w) {
+  return k.Waitqueue(Kernel::WaitOn::kWork, w->wait_key);
+}
+
+bool Busy(Kernel& k, const work_struct* w) {
+  std::lock_guard<std::mutex> l(k.tree_lock());
+  auto it = k.works().find(w);
+  return it != k.works().end() && (it->second.queued || it->second.running > 0);
+}
+
+bool RunningElsewhere(Kernel& k, const work_struct* w) {
+  std::lock_guard<std::mutex> l(k.tree_lock());
+  auto it = k.works().find(w);
+  return it != k.works().end() && it->second.running > 0;
+}
+
+// process_one_work(): waits for a running instance, clears pending, runs.
+void WorkerBody(work_struct* work) {
+  Kernel& k = Kernel::Current();
+  k.Charge(CostKind::kWorkDispatch);
+  k.Point("process_one_work", work->wait_key);
+  k.Sleep(WorkWait(k, work), [&k, work] { return !RunningElsewhere(k, work); },
+          "process_one_work", 0);
+  work_func_t fn = nullptr;
+  {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    WorkState& st = k.works()[work];
+    st.queued = false;
+    st.running = 1;
+    st.runner_id = k.current_task()->id;
+    fn = work->func;
+  }
+  work->data.fetch_and(~(1UL << WORK_STRUCT_PENDING_BIT));
+  fn(work);  // may free the work item (legal from its own function)
+  {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    k.works().erase(work);
+  }
+  k.Wake(WorkWait(k, work));
+}
+
+}  // namespace
+
+workqueue_struct* system_wq() {
+  static workqueue_struct wq{"events"};
+  return &wq;
+}
+
+void INIT_WORK(work_struct* work, work_func_t func) {
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(work, "INIT_WORK");
+  work->data.store(0);
+  work->func = func;
+  work->wait_key = k.NextObjectId();
+}
+
+bool queue_work(workqueue_struct* wq, work_struct* work) {
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(work, "queue_work");
+  kasan_check_write(work, sizeof *work);
+  k.Point("queue_work", work->wait_key);
+  if (work->data.fetch_or(1UL << WORK_STRUCT_PENDING_BIT) & (1UL << WORK_STRUCT_PENDING_BIT))
+    return false;
+  if (work->func == nullptr)
+    k.Bug(ReportKind::kNullDereference, "BUG: unable to handle kernel NULL pointer dereference in queue_work",
+          "BUG: unable to handle kernel NULL pointer dereference at 0000000000000000\n"
+          "IP: process_one_work: work->func is NULL (INIT_WORK missing)");
+  {
+    std::lock_guard<std::mutex> l(k.tree_lock());
+    k.works()[work].queued = true;
+  }
+  Task* cur = k.current_task();
+  TaskSpec spec;
+  spec.name = "kworker/" + std::to_string(cur ? cur->cpu : 0) + ":" +
+              std::to_string(k.NextWorkerId());
+  spec.context = TaskContext::kWorkqueue;
+  spec.cpu = cur ? cur->cpu : -1;
+  spec.body = [work] { WorkerBody(work); };
+  (void)wq;
+  k.Spawn(std::move(spec));
+  return true;
+}
+
+bool schedule_work(work_struct* work) { return queue_work(system_wq(), work); }
+
+int work_pending(work_struct* work) {
+  Kernel::Current().Point("work_pending", 0);
+  return (work->data.load() >> WORK_STRUCT_PENDING_BIT) & 1;
+}
+
+bool flush_work(work_struct* work) {
+  Kernel& k = Kernel::Current();
+  k.MightSleep("flush_work");
+  k.Point("flush_work", 0);
+  bool busy = Busy(k, work);
+  k.Sleep(WorkWait(k, work), [&k, work] { return !Busy(k, work); }, "flush_work", 0);
+  return busy;
+}
+
+}  // namespace squashlab

@@ -1,0 +1,121 @@
+// This file implements ExhaustiveStrategy: a depth-first enumeration of every
+// schedule with at most `preemption_bound` preemptions (CHESS-style
+// iterative context bounding), by stateless re-execution: each run replays
+// the recorded prefix and takes the next untried alternative at the deepest
+// choice point that still has one.
+//
+// With partial-order reduction (`por`), a run is abandoned as soon as it is
+// shown equivalent (the same steps, dependent ones in the same order) to a
+// run that comes earlier in the depth-first order and has no more
+// preemptions — so it was explored, or itself abandoned for an earlier one
+// (the order is well-founded). Two rules, with the dependency relation of
+// exhaustive_strategy_por.h (a step that creates tasks or numbered objects
+// also depends on every other such step: ids follow creation order):
+//
+// 1. Preemption. Task t was preempted before step s; the others ran a
+//    window W; when t resumes, s depends on no step of W and turns neither
+//    preemption nor interrupts off (which would gate W's tasks of its CPU;
+//    waking or ungating only leaves W's steps enabled). Then running s
+//    first and preempting t just after it (the same node's first child) is
+//    equivalent, with no more preemptions.
+// 2. Passed-over sibling. At a node the run took child j while task x was
+//    child i < j (explored before; not the preempted task: rule 1). When x
+//    first runs, its steps up to where it blocks or finishes follow one
+//    another (its "chunk") and none depends on a step since the node, nor
+//    gates. Then running the chunk first at the node (child i), x blocking
+//    there (a free switch), then the same steps, is equivalent with the
+//    same preemptions.
+//
+// Every state and report the full search reaches within the bound is then
+// reached, under the premise stated in exhaustive_strategy_por.cc.
+#ifndef SQUASHLAB_MODEL_SCHED_EXHAUSTIVE_STRATEGY_H_
+#define SQUASHLAB_MODEL_SCHED_EXHAUSTIVE_STRATEGY_H_
+
+#include <vector>
+
+#include "model/sched/step_footprint.h"
+#include "model/sched/strategy.h"
+
+namespace squashlab {
+
+class ExhaustiveStrategy : public Strategy {
+ public:
+  // A negative bound means unbounded. `iterative`: CHESS's iterative
+  // context bounding — every schedule with no preemption first, then with
+  // up to one, ... up to the bound (each level repeats the few schedules of
+  // the levels below), so a shallow bug is found early.
+  explicit ExhaustiveStrategy(int preemption_bound, bool por = false, bool iterative = false)
+      : bound_(preemption_bound), por_(por), iterative_(iterative && preemption_bound > 0) {}
+  std::string Name() const override {
+    return (por_ ? "exhaustive-por" : "exhaustive") + std::to_string(bound_);
+  }
+  void BeginRun(uint64_t) override;
+  int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long) override;
+  bool OnStep(const StepInfo& step) override;
+  // What each step touches (the system's table: RunSpec::footprint).
+  // Without one every step touches everything and the reduction prunes
+  // nothing.
+  void set_footprint(FootprintFn fn) { footprint_ = std::move(fn); }
+  bool EndRun(long steps) override;
+  // Runs so far (complete or abandoned), and of them the abandoned ones.
+  long schedules() const { return schedules_; }
+  long pruned() const { return pruned_; }
+  // The preemption bound being explored (the bound, unless iterative).
+  int level() const { return iterative_ ? level_ : bound_; }
+  // True when a replayed prefix met a different enabled set (the scenario is
+  // not deterministic under its schedule).
+  bool nondeterministic() const { return nondeterministic_; }
+
+ private:
+  struct Frame {
+    std::vector<int> order;  // the non-preemptive default first
+    size_t idx = 0;
+    int current = -1;
+    bool current_enabled = false;
+    int preemptions_before = 0;
+  };
+  struct LoggedStep {
+    int task;
+    bool created;
+    int cpu;
+    bool interrupt;  // an interrupt handler (runs while preemption is off)
+    int gates_more;  // StepInfo::gates_more
+    StepFootprint fp;
+  };
+  // A task passed over at a node whose first step since is log_[from]: the
+  // preempted task (rule 1) or an earlier-explored sibling (rule 2).
+  struct Passed {
+    int task;
+    size_t from;
+  };
+  // A passed-over task running its first steps since (rule 2).
+  struct Chunk {
+    int task = -1;
+    size_t start = 0;            // its first step in log_
+    std::vector<size_t> froms;   // the nodes it was passed over at
+  };
+  bool Allowed(const Frame& f, int choice) const;
+  bool Independent(size_t from, size_t to, const LoggedStep& s) const;
+  bool UselessChunk() const;
+  StepFootprint Footprint(const StepInfo& step) const;
+
+  int bound_;
+  bool por_;
+  bool iterative_;
+  FootprintFn footprint_;
+  int level_ = 0;                  // the bound of this pass (iterative)
+  std::vector<Frame> stack_;
+  size_t depth_ = 0;
+  int preemptions_ = 0;
+  long schedules_ = 0;
+  long pruned_ = 0;
+  bool nondeterministic_ = false;
+  std::vector<LoggedStep> log_;    // this run's steps (with por)
+  std::vector<Passed> windows_;    // preempted tasks not yet resumed
+  std::vector<Passed> siblings_;   // passed-over siblings not yet run
+  Chunk chunk_;
+};
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_SCHED_EXHAUSTIVE_STRATEGY_H_

@@ -1,0 +1,235 @@
+// This file implements the explore executor's run loop.
+#include "model/sched/explore_executor.h"
+
+#include <algorithm>
+
+#include "model/sched/wait_list.h"
+
+namespace squashlab {
+namespace {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr size_t kStackSize = 1 << 20;
+#else
+constexpr size_t kStackSize = 256 << 10;
+#endif
+}  // namespace
+
+ExploreExecutor::ExploreExecutor() : stacks_(kStackSize) {}
+ExploreExecutor::~ExploreExecutor() { KillAll(); }
+
+void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
+  KillAll();
+  slots_.clear();
+  strategy_ = strategy;
+  record_trace_ = record_trace;
+  current_ = nullptr;
+  stopping_ = false;
+  abandoned_ = false;
+  steps_ = 0;
+  switches_ = 0;
+  preemptions_ = 0;
+  choices_.clear();
+  trace_ = ScheduleTrace{};
+}
+
+Task* ExploreExecutor::Spawn(TaskSpec spec) {
+  auto slot = std::make_unique<Slot>();
+  Slot* s = slot.get();
+  s->task.id = static_cast<int>(slots_.size());
+  int ncpus = Cpus();
+  s->task.cpu = spec.cpu >= 0 ? spec.cpu % ncpus : s->task.id % ncpus;
+  s->task.spec = std::move(spec);
+  s->fiber = std::make_unique<Fiber>(&stacks_, [this, s] { Body(s); });
+  slots_.push_back(std::move(slot));
+  if (record_trace_) trace_.task_names.push_back(s->task.Comm());
+  if (strategy_) strategy_->OnSpawn(s->task.id);
+  return &s->task;
+}
+
+void ExploreExecutor::Body(Slot* s) {
+  if (stopping_) return;
+  try {
+    s->task.spec.body();
+  } catch (const TaskOops&) {
+  }
+}
+
+void ExploreExecutor::Point(const char* op, uint64_t arg) {
+  Slot* s = current_;
+  if (s == nullptr) return;  // setup and quiescence code run outside tasks
+  s->pending_op = op;
+  s->pending_arg = arg;
+  s->fiber->Suspend();
+  if (stopping_) throw TaskOops{};
+}
+
+void ExploreExecutor::WaitEvent(WaitList& wq, const std::function<bool()>& cond) {
+  Slot* s = current_;
+  while (!cond()) {
+    s->task.state = TaskState::kBlocked;
+    s->task.blocked_on = &wq;
+    wq.waiters.push_back(&s->task);
+    step_waited_.push_back(&wq);
+    s->pending_op = s->task.blocked_in;
+    s->woken = true;
+    s->fiber->Suspend();
+    if (stopping_) throw TaskOops{};
+  }
+}
+
+void ExploreExecutor::WakeUp(WaitList& wq) {
+  step_woke_.push_back(&wq);
+  for (Task* t : wq.waiters) {
+    if (t->state == TaskState::kBlocked && t->blocked_on == &wq) {
+      t->state = TaskState::kRunnable;
+      t->blocked_on = nullptr;
+    }
+  }
+  wq.waiters.clear();
+}
+
+// A task cannot run while another task on its CPU is inside an interrupt
+// handler or a non-preemptible section (an interrupt may still come in
+// unless interrupts are off).
+bool ExploreExecutor::Gated(const Slot& s) const {
+  for (const auto& o : slots_) {
+    const Task& u = o->task;
+    if (&u == &s.task || u.cpu != s.task.cpu || u.state == TaskState::kDone || !u.started) continue;
+    if (u.in_interrupt()) return true;
+    if (u.irqs_disabled > 0) return true;
+    if (u.preempt_count > 0 && !s.task.in_interrupt()) return true;
+  }
+  return false;
+}
+
+void ExploreExecutor::Enabled(std::vector<int>* out) const {
+  out->clear();
+  bool any_atomic = false;
+  for (const auto& s : slots_) {
+    const Task& t = s->task;
+    if (t.state == TaskState::kDone) continue;
+    any_atomic |= t.started && t.atomic();
+    if (t.state == TaskState::kRunnable) out->push_back(t.id);
+  }
+  if (!any_atomic) return;  // the common case: nothing gates a CPU
+  size_t kept = 0;
+  for (int id : *out)
+    if (!Gated(*slots_[id])) (*out)[kept++] = id;
+  out->resize(kept);
+}
+
+void ExploreExecutor::RunSlice(int id, bool preempted) {
+  Slot* s = slots_[id].get();
+  if (record_trace_) {
+    TraceEvent e;
+    e.step = steps_;
+    e.task = id;
+    e.cpu = s->task.cpu;
+    e.op = s->pending_op;
+    e.arg = s->pending_arg;
+    e.ts_ns = static_cast<uint64_t>(steps_);
+    e.preempted = preempted;
+    e.woken = s->woken;
+    trace_.events.push_back(e);
+  }
+  s->woken = false;
+  steps_++;
+  switches_++;
+  s->task.started = true;
+  const char* op = s->pending_op;
+  const uint64_t arg = s->pending_arg;
+  const size_t tasks_before = slots_.size();
+  RunHooks* kernel = hooks_;
+  const uint64_t ids_before = kernel ? kernel->ObjectIdsIssued() : 0;
+  const uint64_t wide_before = kernel ? kernel->WideEffects() : 0;
+  // What gates the other tasks of this CPU (see Gated).
+  auto gate = [](const Task& t) {
+    return (t.preempt_count > 0 ? StepInfo::kGatesPreemption : 0) |
+           (t.irqs_disabled > 0 ? StepInfo::kGatesInterrupts : 0);
+  };
+  const int gate_before = gate(s->task);
+  step_waited_.clear();
+  step_woke_.clear();
+  current_ = s;
+  s->fiber->Resume();
+  current_ = nullptr;
+  if (s->fiber->finished()) {
+    s->task.state = TaskState::kDone;
+    s->fiber.reset();  // the stack goes back to the pool
+  }
+  StepInfo info;
+  info.task = id;
+  info.context = s->task.spec.context;
+  info.op = op;
+  info.arg = arg;
+  info.created = slots_.size() != tasks_before || (kernel && kernel->ObjectIdsIssued() != ids_before);
+  info.cpu = s->task.cpu;
+  info.gates_more = gate(s->task) & ~gate_before;
+  info.wide = kernel && kernel->WideEffects() != wide_before;
+  info.stopped = s->task.state != TaskState::kRunnable;
+  info.finished = s->task.state == TaskState::kDone;
+  info.waited = step_waited_;
+  info.woke = step_woke_;
+  if (!stopping_ && !strategy_->OnStep(info)) {
+    abandoned_ = true;
+    stopping_ = true;
+  }
+}
+
+void ExploreExecutor::ReportHang(RunHooks& kernel) {
+  std::vector<const Task*> stuck;
+  for (const auto& s : slots_)
+    if (s->task.state != TaskState::kDone) stuck.push_back(&s->task);
+  kernel.Hang(stuck);
+}
+
+RunOutcome ExploreExecutor::Run(RunHooks& kernel) {
+  hooks_ = &kernel;
+  stopping_ = false;  // a kernel may run several batches of tasks
+  int last = -1;
+  while (!stopping_) {
+    Enabled(&enabled_);
+    if (enabled_.empty()) {
+      bool live = std::any_of(slots_.begin(), slots_.end(),
+                              [](const auto& s) { return s->task.state != TaskState::kDone; });
+      if (live) ReportHang(kernel);
+      break;
+    }
+    bool last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(), last) != enabled_.end();
+    int pick = enabled_[0];
+    if (enabled_.size() > 1) {
+      pick = strategy_->Pick(enabled_, last, last_enabled, steps_);
+      choices_.push_back(pick);
+    }
+    bool preempted = last_enabled && pick != last;
+    if (preempted) preemptions_++;
+    RunSlice(pick, preempted);
+    last = pick;
+    if (steps_ > kernel.MaxSteps() && !kernel.Fatal()) {
+      kernel.StepLimitExceeded();
+      stopping_ = true;
+    }
+  }
+  RunOutcome out;
+  out.completed = !stopping_ && !kernel.Fatal();
+  out.steps = steps_;
+  out.end_ns = static_cast<uint64_t>(steps_);
+  KillAll();
+  return out;
+}
+
+// Unwinds every unfinished task (each throws TaskOops at its next point).
+void ExploreExecutor::KillAll() {
+  stopping_ = true;
+  for (auto& s : slots_) {
+    while (s->fiber && !s->fiber->finished()) {
+      current_ = s.get();
+      s->fiber->Resume();
+      current_ = nullptr;
+    }
+    s->task.state = TaskState::kDone;
+    s->fiber.reset();
+  }
+}
+
+}  // namespace squashlab

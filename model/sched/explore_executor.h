@@ -1,0 +1,79 @@
+// This file implements ExploreExecutor: tasks run one at a time as fibers;
+// every kernel-API call is a scheduling point where a Strategy picks who
+// runs next. Per run it records the choices (for replay tokens), the
+// preemptions, and optionally the ScheduleTrace.
+#ifndef SQUASHLAB_MODEL_SCHED_EXPLORE_EXECUTOR_H_
+#define SQUASHLAB_MODEL_SCHED_EXPLORE_EXECUTOR_H_
+
+#include <memory>
+#include <vector>
+
+#include "model/sched/executor.h"
+#include "model/sched/fiber.h"
+#include "model/sched/schedule_trace.h"
+#include "model/sched/strategy.h"
+
+namespace squashlab {
+
+class ExploreExecutor : public Executor {
+ public:
+  ExploreExecutor();
+  ~ExploreExecutor() override;
+
+  // Starts a new run: forgets all tasks. Call before the scenario's setup.
+  void Reset(Strategy* strategy, bool record_trace);
+
+  Task* Spawn(TaskSpec spec) override;
+  Task* Current() override { return current_ ? &current_->task : nullptr; }
+  void Point(const char* op, uint64_t arg) override;
+  void WaitEvent(WaitList& wq, const std::function<bool()>& cond) override;
+  void WakeUp(WaitList& wq) override;
+  void Charge(CostKind, uint64_t, const char*) override {}
+  void Delay(uint64_t) override { Point("delay", 0); }
+  uint64_t NowNs() override { return static_cast<uint64_t>(steps_); }
+  long Steps() override { return steps_; }
+  void OnReport() override { stopping_ = true; }
+  RunOutcome Run(RunHooks& kernel) override;
+  const char* Name() const override { return "explore"; }
+
+  const std::vector<int>& choices() const { return choices_; }
+  int preemptions() const { return preemptions_; }
+  long switches() const { return switches_; }
+  // The strategy abandoned this run (Strategy::OnStep returned false).
+  bool abandoned() const { return abandoned_; }
+  ScheduleTrace& trace() { return trace_; }
+
+ private:
+  struct Slot {
+    Task task;
+    std::unique_ptr<Fiber> fiber;
+    const char* pending_op = "start";
+    uint64_t pending_arg = 0;
+    bool woken = false;
+  };
+  void Enabled(std::vector<int>* out) const;
+  bool Gated(const Slot& s) const;
+  void RunSlice(int id, bool preempted);
+  void ReportHang(RunHooks& kernel);
+  void KillAll();
+  void Body(Slot* s);
+
+  StackPool stacks_;
+  Strategy* strategy_ = nullptr;
+  bool record_trace_ = false;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  Slot* current_ = nullptr;
+  bool stopping_ = false;
+  bool abandoned_ = false;
+  std::vector<const void*> step_waited_, step_woke_;  // this step's wait queues
+  long steps_ = 0;
+  long switches_ = 0;
+  int preemptions_ = 0;
+  std::vector<int> choices_;
+  std::vector<int> enabled_;
+  ScheduleTrace trace_;
+};
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_SCHED_EXPLORE_EXECUTOR_H_

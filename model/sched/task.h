@@ -1,0 +1,53 @@
+// This file implements Task: one schedulable thread of the model (a reader
+// process, an interrupt handler, a workqueue worker), shared by all executors.
+#ifndef SQUASHLAB_MODEL_SCHED_TASK_H_
+#define SQUASHLAB_MODEL_SCHED_TASK_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace squashlab {
+
+struct WaitList;
+
+enum class TaskContext { kProcess, kInterrupt, kWorkqueue };
+
+struct TaskSpec {
+  std::string name;                 // "dd", "kworker/0:1", "irq/mmc0"
+  TaskContext context = TaskContext::kProcess;
+  int cpu = -1;                     // -1: the executor assigns one
+  int prio = 0;                     // higher runs first (simulate only)
+  uint64_t start_ns = 0;            // earliest start in virtual time (simulate)
+  std::function<void()> body;
+};
+
+enum class TaskState { kRunnable, kBlocked, kDone };
+
+// Per-task state the kernel API reads and writes (the kernel's thread_info
+// and task_struct). Executors own tasks; the API sees them via Current().
+struct Task {
+  int id = 0;
+  TaskSpec spec;
+  int cpu = 0;
+  TaskState state = TaskState::kRunnable;
+  bool started = false;
+  int preempt_count = 0;     // preempt_disable depth (get_cpu_ptr, spinlocks)
+  int migrate_disable = 0;   // local_lock on PREEMPT_RT
+  int irqs_disabled = 0;     // local_irq_save depth
+  WaitList* blocked_on = nullptr;
+  const char* blocked_in = "";  // the API function it sleeps in
+  uint64_t blocked_arg = 0;
+  std::string Comm() const { return spec.name + ":" + std::to_string(id); }
+  bool in_interrupt() const { return spec.context == TaskContext::kInterrupt; }
+  bool atomic() const { return preempt_count > 0 || irqs_disabled > 0 || in_interrupt(); }
+};
+
+// Thrown inside a task when a report ends its run (the kernel's oops), and
+// when the executor tears a run down. Caught only by the executors' task
+// trampolines; never crosses the model's boundary.
+struct TaskOops {};
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_SCHED_TASK_H_
