@@ -85,7 +85,7 @@ bool BlockDevice::Reject(bio* b) const {
 }
 
 void BlockDevice::submit(bio* b) {
-  uint64_t now = Kernel::Current().exec().NowNs();
+  uint64_t now = Kernel::Current().NowNs();
   {
     std::lock_guard<std::mutex> l(mu_);
     counters_.bios_submitted++;
@@ -132,7 +132,7 @@ void BlockDevice::submit(bio* b) {
 }
 
 void BlockDevice::SubmitBatch(const std::vector<bio*>& bios) {
-  uint64_t now = Kernel::Current().exec().NowNs();
+  uint64_t now = Kernel::Current().NowNs();
   {
     std::lock_guard<std::mutex> l(mu_);
     for (bio* b : bios) QueueLocked(b, now);
@@ -162,12 +162,12 @@ void BlockDevice::WakeHost() {
   spec.name = "mmcqd/" + opt_.name;
   spec.context = TaskContext::kProcess;
   spec.prio = opt_.host_prio;
-  spec.start_ns = k.exec().NowNs();
+  spec.start_ns = k.NowNs();
   spec.body = [this] { HostLoop(); };
   k.Spawn(std::move(spec));
 }
 
-void BlockDevice::ArmUnplugTimer(const Task* owner) {
+void BlockDevice::ArmUnplugTimer(Task* owner) {
   const uint64_t timeout = opt_.unplug_timeout_ns;
   if (timeout == 0 || owner == nullptr) return;
   {
@@ -179,10 +179,10 @@ void BlockDevice::ArmUnplugTimer(const Task* owner) {
   TaskSpec spec;
   spec.name = "kblockd";
   spec.context = TaskContext::kWorkqueue;
-  spec.start_ns = k.exec().NowNs() + timeout;
+  spec.start_ns = k.NowNs() + timeout;
   uint64_t due = spec.start_ns;
   spec.body = [this, owner, due, timeout] {
-    Executor& ex = Kernel::Current().exec();
+    Kernel& ex = Kernel::Current();
     uint64_t now = ex.NowNs();
     if (due > now) ex.Delay(std::min(due - now, timeout));
     {
@@ -203,7 +203,7 @@ void BlockDevice::ArmUnplugTimer(const Task* owner) {
 // earliest one in flight, as mmc_start_req waits for mqrq_prev.
 void BlockDevice::HostLoop() {
   Kernel& k = Kernel::Current();
-  Executor& ex = k.exec();
+  Kernel& ex = k;
   const uint64_t depth = profile_->queue_depth.value;
   for (;;) {
     k.Point("mmc_queue_thread", 0);
@@ -294,7 +294,7 @@ std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(std::unique
 
 void BlockDevice::Interrupt(const std::shared_ptr<Completion>& c) {
   Kernel& k = Kernel::Current();
-  Executor& ex = k.exec();
+  Kernel& ex = k;
   // Simulate starts this task at irq_ns; threads and explore start it at
   // once, so the latency passes here (a scaled sleep, a point), capped at
   // the request's own latency as in HostLoop.

@@ -1,7 +1,7 @@
 // This file implements BlockDevice: an emulated block device with a real
 // part's timing. Bios are submitted from process context (through a task's
 // plug or straight into the request queue, where adjacent bios merge); a
-// host-controller task (the mmcqd of seeds/000) fetches requests, keeps up
+// host-controller task (the mmcqd of the 2013 thread) fetches requests, keeps up
 // to the profile's queue depth in flight and counts its fetch and idle
 // iterations as the seed did; each request completes from its own
 // interrupt-context task at the time the profile gives, with the faults of
@@ -145,7 +145,7 @@ class BlockDevice : public BlockDriver {
   // Under mu_: queues one bio; false when a READA was refused.
   bool QueueLocked(bio* b, uint64_t now);
   void WakeHost();
-  void ArmUnplugTimer(const Task* owner);
+  void ArmUnplugTimer(Task* owner);
   void HostLoop();
   std::shared_ptr<Completion> DispatchLocked(std::unique_ptr<Request> r, uint64_t now);
   void Interrupt(const std::shared_ptr<Completion>& c);

@@ -90,7 +90,7 @@ void BlockDevice::CompleteNow(std::vector<bio*> bios, int error, const char* why
   spec.context = TaskContext::kInterrupt;
   spec.cpu = opt_.irq_cpu;
   spec.prio = 100;
-  spec.start_ns = k.exec().NowNs();
+  spec.start_ns = k.NowNs();
   spec.body = [this, bios, error, why] {
     Kernel& kk = Kernel::Current();
     kk.Charge(CostKind::kIrqEntry);

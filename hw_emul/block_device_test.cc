@@ -1,6 +1,6 @@
 // This file implements the device tests in simulate mode: exact service
 // times per request, the host controller's fetch/idle counts for a
-// synchronous and a queued stream (the evidence of seeds/000), plugging and
+// synchronous and a queued stream (the evidence of the 2013 thread), plugging and
 // merging, block sizes, and each fault of a plan.
 #include "hw_emul/block_device.h"
 
@@ -74,7 +74,7 @@ TEST(Device, OneReadTakesExactlyItsServiceTime) {
   }
 }
 
-// seeds/000: one synchronous request at a time costs mmcqd two fetch
+// the 2013 thread: one synchronous request at a time costs mmcqd two fetch
 // iterations and one idle (920/460); a queued stream costs one fetch per
 // request plus one, and one idle (918/40 over 40 bursts).
 TEST(Device, HostFetchIdleCountsReproduceTheSeedPattern) {
@@ -265,7 +265,7 @@ TEST(Device, SleepFlushesThePlugOfASleeper) {
     auto out = RunSimulate(DdScenario([&] {
       blk_plug plug;
       blk_start_plug(&plug);
-      submitted = Kernel::Current().exec().NowNs();
+      submitted = Kernel::Current().NowNs();
       Submit(&dev, io);
       Wait(io);  // asleep with the bio still plugged: the sleep submits it
       blk_finish_plug(&plug);
@@ -294,9 +294,9 @@ TEST(Device, UnplugTimerFlushesThePlugOfABusyTask) {
     auto out = RunSimulate(DdScenario([&] {
       blk_plug plug;
       blk_start_plug(&plug);
-      submitted = Kernel::Current().exec().NowNs();
+      submitted = Kernel::Current().NowNs();
       Submit(&dev, io);
-      Kernel::Current().exec().Delay(kBusy);  // CPU work, no sleep
+      Kernel::Current().Delay(kBusy);  // CPU work, no sleep
       blk_finish_plug(&plug);
       Wait(io);
     }));

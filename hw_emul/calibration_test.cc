@@ -1,6 +1,6 @@
 // This file implements the end-to-end calibration checks in simulate mode:
 // the emulated eMMC, host task and interrupts included, reproduces the
-// device side of Chanho's dd figures (seeds/000), and adds under 1% of
+// device side of Chanho's dd figures (the 2013 thread), and adds under 1% of
 // emulation overhead to the profile's arithmetic.
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ TEST(Calibration, EmmcQueuedStreamRunsAtTheAsyncDeviceRate) {
     for (Io* io : all) hwtest::Submit(&dev, io);
     blk_finish_plug(&plug);
     for (Io* io : all) hwtest::Wait(io);
-    end = Kernel::Current().exec().NowNs();
+    end = Kernel::Current().NowNs();
   }));
   ASSERT_TRUE(out.ok()) << out.report.ToString();
   DeviceCounters c = dev.counters();
@@ -68,7 +68,7 @@ TEST(Calibration, EmmcSynchronousStreamTakesTheSyncTime) {
       hwtest::Wait(io);
       model_charge(CostKind::kCompute, cpu_ns);
     }
-    end = Kernel::Current().exec().NowNs();
+    end = Kernel::Current().NowNs();
   }));
   ASSERT_TRUE(out.ok()) << out.report.ToString();
   EXPECT_EQ(dev.counters().fetch, uint64_t{2 * n});  // the seed's 920 / 460

@@ -1,6 +1,6 @@
 // This file implements the profile table and the timeline arithmetic. Each
 // number carries its source; "derived" numbers show their arithmetic. Only
-// figures visible in ../shared/seeds are used to calibrate (the 512K/256K/
+// figures visible in the seed threads (cited in docs/) are used to calibrate (the 512K/256K/
 // 128K tables of seed 000 are held out to validate the benchmarks).
 #include "hw_emul/profile.h"
 
@@ -21,7 +21,7 @@ namespace {
 DeviceProfile Emmc() {
   DeviceProfile p;
   p.name = "emmc-hs200";
-  p.summary = "eMMC 4.5 HS200 on a 1 GHz Cortex-A9 (seeds/000, Chanho Min)";
+  p.summary = "eMMC 4.5 HS200 on a 1 GHz Cortex-A9 (the 2013 thread, Chanho Min)";
   p.command_overhead_ns = {739037,
                            "derived: (0.942413 s - 58707718 B / 200 MB/s) / 878 requests "
                            "(seed 000 async dd + fetch/idle 918/40)"};
@@ -40,13 +40,13 @@ DeviceProfile Emmc() {
 // seed 000 (Phillip Lougher): KVM guest, 4 cores, core i5 host, /dev/hdb,
 // 3 GB file at 22% (635 MB), 1024K gzip blocks: No-Async Single column
 // mean 98.33 MB/s. Per 1 MiB block: 10.664 ms; minus gzip at 320 MB/s
-// (DESIGN.md, measured on this machine; the benchmarks may recalibrate) =
+// (docs/, measured on this machine; the benchmarks may recalibrate) =
 // 3.277 ms leaves 7.387 ms of device time for 230,686 B (22%), in two
 // 128 KiB commands at 150 us each: 230,686 B / 7.087 ms = 32.55 MB/s.
 DeviceProfile KvmHdb() {
   DeviceProfile p;
   p.name = "kvm-hdb";
-  p.summary = "QEMU/KVM IDE disk /dev/hdb on a core i5 host (seeds/000, Phillip Lougher)";
+  p.summary = "QEMU/KVM IDE disk /dev/hdb on a core i5 host (the 2013 thread, Phillip Lougher)";
   p.command_overhead_ns = {150000,
                            "assumption: QEMU IDE emulation per command (several VM exits "
                            "and a host read); not in seeds"};
@@ -66,7 +66,7 @@ DeviceProfile KvmHdb() {
 }
 
 // seed 000 (Minchan Kim's sweep, posted in answer to "your test result on
-// ARM with eMMC"; DESIGN.md assigns it to the USB stick): dd rates before
+// ARM with eMMC"; the design notes (docs/) assign it to the USB stick): dd rates before
 // the patch at bs 32K..288K = 3.6, 6.3, 11.4, 13.6, 19.8, 21.3 "M". Read as
 // MiB/s, like the thread's other dd (Chanho's 40.2MB/s is 58707718 B /
 // 2^20 / 1.393653 s: busybox-style units). Per dd call t = bs / rate =
@@ -80,7 +80,7 @@ DeviceProfile KvmHdb() {
 DeviceProfile UsbStick() {
   DeviceProfile p;
   p.name = "usb-stick";
-  p.summary = "USB 2.0 mass-storage stick (seeds/000, Minchan Kim's bs sweep)";
+  p.summary = "USB 2.0 mass-storage stick (the 2013 thread, Minchan Kim's bs sweep)";
   p.command_overhead_ns = {8637977, "fit: intercept of t(bs) over seed 000's before column"};
   p.bandwidth_bytes_per_s = {63108710, "fit: 1 / slope of t(bs) over seed 000's before column"};
   p.seek_ns = {0, "flash: no seek"};
@@ -100,7 +100,7 @@ DeviceProfile UsbStick() {
 DeviceProfile QspiFlash() {
   DeviceProfile p;
   p.name = "qspi-flash";
-  p.summary = "quad-SPI NOR flash through mtdblock (seeds/004; device numbers assumed)";
+  p.summary = "quad-SPI NOR flash through mtdblock (the 2018 RT thread; device numbers assumed)";
   p.command_overhead_ns = {5300,
                            "assumption: 0xEB quad read = 24 clocks at 80 MHz (300 ns) + "
                            "~5 us spi-nor/mtd driver per call"};
@@ -115,7 +115,7 @@ DeviceProfile QspiFlash() {
   return p;
 }
 
-// For contrast (DESIGN.md): not in any seed.
+// For contrast (docs/): not in any seed.
 DeviceProfile Nvme() {
   DeviceProfile p;
   p.name = "nvme";

@@ -12,10 +12,10 @@ namespace squashlab {
 
 const std::vector<std::pair<std::string, std::string>>& BenchScenarios() {
   static const std::vector<std::pair<std::string, std::string>> kAll = {
-      {"phillip", "seeds/000's matrix: gzip 64K..1024K blocks x dd bs 4K..1024K, kvm-hdb"},
+      {"phillip", "the 2013 thread's matrix: gzip 64K..1024K blocks x dd bs 4K..1024K, kvm-hdb"},
       {"emmc", "Chanho's dd bs=64k on emmc-hs200: MB/s and mmcqd fetch/idle"},
       {"usb", "Minchan's bs sweep 32K..288K on usb-stick, before/after"},
-      {"rt-latency", "seeds/004's cyclictest per decompressor strategy (qspi-flash)"},
+      {"rt-latency", "the 2018 RT thread's cyclictest per decompressor strategy (qspi-flash)"},
       {"blocksize", "throughput vs block size per compressor and variant (kvm-hdb)"},
   };
   return kAll;

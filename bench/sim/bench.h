@@ -4,10 +4,10 @@
 // layout), one record per cell with the counters that explain it, and
 // notes (the seed figures beside the predictions). Deterministic: the same
 // options give the same BenchResult, byte for byte in JSON.
-//   phillip     seeds/000's 108-cell matrix (+ the other variants)
+//   phillip     the 2013 thread's 108-cell matrix (+ the other variants)
 //   emmc        Chanho's dd bs=64k with mmcqd's fetch/idle
 //   usb         Minchan's bs sweep, before/after
-//   rt-latency  seeds/004's cyclictest, per decompressor strategy
+//   rt-latency  the 2018 RT thread's cyclictest, per decompressor strategy
 //   blocksize   throughput vs block size, per compressor and variant
 #ifndef SQUASHLAB_BENCH_SIM_BENCH_H_
 #define SQUASHLAB_BENCH_SIM_BENCH_H_

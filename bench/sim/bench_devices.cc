@@ -18,7 +18,7 @@ std::vector<std::string> DecompsOr(const BenchOptions& opt) {
   return opt.decomps.empty() ? std::vector<std::string>{"single"} : opt.decomps;
 }
 
-// Minchan's sweep (seeds/000): "before" and "after" the patch, in MiB/s.
+// Minchan's sweep (the 2013 thread): "before" and "after" the patch, in MiB/s.
 struct UsbSeed {
   uint64_t bs;
   double before, after;

@@ -1,4 +1,4 @@
-// This file implements the `rt-latency` scenario (seeds/004's cyclictest per
+// This file implements the `rt-latency` scenario (the 2018 RT thread's cyclictest per
 // decompressor strategy, through RunRtLatency (rt_latency.h)) and the
 // `blocksize` scenario (throughput vs block size per compressor and
 // variant: the thread's closing point that a bigger block beat the patch).
@@ -33,7 +33,7 @@ StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt, std::ostream* p
             res.profile;
   t.corner = "codec variant/decomp";
   t.columns = {"max latency us", "wakeups", "run ms", "seed"};
-  // seeds/004 does not name its compressor: gzip (the default) and xz (the
+  // the 2018 RT thread does not name its compressor: gzip (the default) and xz (the
   // usual choice for a small flash) bracket it.
   for (const std::string comp : {"gzip", "xz"}) {
     BenchImageSpec is;
@@ -71,9 +71,9 @@ StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt, std::ostream* p
   }
   res.tables.push_back(std::move(t));
   res.notes.push_back(
-      "seeds/004: ~8000 us with the percpu decompressor (preemption off for a whole block's "
+      "the 2018 RT thread: ~8000 us with the percpu decompressor (preemption off for a whole block's "
       "inflate on every CPU), ~80 us with the RT local lock; decompression cost = this "
-      "machine's codec cost x the A9 ratio derived from seeds/000 (bench/sim/rt_latency.h)");
+      "machine's codec cost x the A9 ratio derived from the 2013 thread (bench/sim/rt_latency.h)");
   return res;
 }
 
@@ -139,7 +139,7 @@ StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt, std::ostream* progre
   res.tables.push_back(std::move(t));
   res.tables.push_back(std::move(calls));
   res.notes.push_back(
-      "seeds/000 (Phillip): 'you're using a 128K block filesystem and add asynchronous "
+      "the 2013 thread (Phillip): 'you're using a 128K block filesystem and add asynchronous "
       "readpage to gain a 16% improvement. A somewhat better approach would be to move to a "
       "256K block filesystem, and gain a 74% performance boost'");
   return res;

@@ -1,4 +1,4 @@
-// This file implements the `phillip` scenario: seeds/000's matrix of gzip
+// This file implements the `phillip` scenario: the 2013 thread's matrix of gzip
 // block sizes x dd bs x {async patch, mainline} x {single, multi, percpu}
 // on the kvm-hdb profile, plus the other variants as extra columns, with
 // the visible 1024K table beside the simulation and the thread's summary
@@ -13,7 +13,7 @@
 namespace squashlab {
 namespace {
 
-// seeds/000, Phillip's 1024K table (MB/s), rows 4K..1024K; columns Asyn
+// the 2013 thread, Phillip's 1024K table (MB/s), rows 4K..1024K; columns Asyn
 // Single, No Asyn Single, Asyn Multi, No Asyn Multi, Asyn Percpu, No Asyn
 // Percpu. The 512K/256K/128K tables are withheld.
 constexpr double kSeed1024[9][6] = {
@@ -135,7 +135,7 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress
   // The visible 1024K table against the simulation (the calibration check).
   if (!opt.small) {
     BenchTable seed;
-    seed.title = "Squashfs: gzip filesystem 1024K blocks (seeds/000, measured on KVM, MB/s)";
+    seed.title = "Squashfs: gzip filesystem 1024K blocks (the 2013 thread, measured on KVM, MB/s)";
     seed.corner = "dd bs";
     seed.columns = {"Asyn Single", "No Asyn Single", "Asyn Multi", "No Asyn Multi",
                     "Asyn Percpu", "No Asyn Percpu"};

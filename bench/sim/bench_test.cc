@@ -72,7 +72,7 @@ TEST(Bench, JsonIsIdenticalRunToRunAndForAnyNumberOfThreads) {
 }
 
 TEST(Bench, EmmcAsyncPatchKeepsTheHostBusyAsTheSeedSays) {
-  // seeds/000: fetch/idle 920/460 without the patch, 918/40 with it.
+  // the 2013 thread: fetch/idle 920/460 without the patch, 918/40 with it.
   auto img = Image(ContentKind::kIncompressible, 4 << 20, 128 << 10);
   ASSERT_NE(img, nullptr);
   CellResult sync = Cell(img, "emmc-hs200", "sync-3.13", 64 << 10, ContentKind::kIncompressible);

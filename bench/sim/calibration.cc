@@ -28,7 +28,7 @@ std::map<std::string, CpuProfile> Committed() {
   std::map<std::string, CpuProfile> m;
   CpuProfile kvm;
   kvm.profile = "kvm-hdb";
-  kvm.cpu = "KVM guest, 4 vCPUs, core i5 host (seeds/000, Phillip)";
+  kvm.cpu = "KVM guest, 4 vCPUs, core i5 host (the 2013 thread, Phillip)";
   kvm.ncpus = 4;
   kvm.slowdown = 0.815539;
   kvm.slowdown_source = "fit: sync-3.13/single, 1024K gzip blocks, dd bs=64K = 98.33 MB/s";
@@ -39,7 +39,7 @@ std::map<std::string, CpuProfile> Committed() {
   m[kvm.profile] = kvm;
   CpuProfile emmc;
   emmc.profile = "emmc-hs200";
-  emmc.cpu = "ARM Cortex-A9 1 GHz, 2 cores (seeds/000, Chanho)";
+  emmc.cpu = "ARM Cortex-A9 1 GHz, 2 cores (the 2013 thread, Chanho)";
   emmc.ncpus = 2;
   emmc.slowdown = 3.64213;
   emmc.slowdown_source =
@@ -50,7 +50,7 @@ std::map<std::string, CpuProfile> Committed() {
   m[emmc.profile] = emmc;
   CpuProfile usb;
   usb.profile = "usb-stick";
-  usb.cpu = "x86 host (seeds/000, Minchan); taken as this machine";
+  usb.cpu = "x86 host (the 2013 thread, Minchan); taken as this machine";
   usb.ncpus = 2;
   usb.slowdown = 1.0;
   usb.slowdown_source = "assumption: the sweep's figures went into the device fit already";

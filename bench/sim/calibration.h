@@ -4,7 +4,7 @@
 // with the real codecs (the reader's) over the benchmark's own content, and
 // scaled by the profile CPU's slowdown; the slowdowns (and the KVM guest's
 // workqueue hop) are fitted, by bisection over simulated runs, to figures
-// visible in ../shared/seeds only. The fitted numbers are committed
+// visible in the seed threads (cited in docs/) only. The fitted numbers are committed
 // (calibration.cc) so that a benchmark gives identical results run to run;
 // `squashlab bench calibrate` measures and fits them again.
 #ifndef SQUASHLAB_BENCH_SIM_CALIBRATION_H_

@@ -113,7 +113,7 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle, const CellSpec& spe
     std::vector<char> buf(bs);
     std::set<std::pair<unsigned long, unsigned>> windows;
     uint64_t size = oracle->content.size();
-    t->start_ns = kk.exec().NowNs();
+    t->start_ns = kk.NowNs();
     int64_t pos = 0;
     while (static_cast<uint64_t>(pos) < size) {
       uint64_t at = static_cast<uint64_t>(pos);
@@ -129,7 +129,7 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle, const CellSpec& spe
       if (f->f_ra.size > 0) windows.insert({f->f_ra.start, f->f_ra.size});
       c->ra_max_pages = std::max<uint64_t>(c->ra_max_pages, f->f_ra.size);
     }
-    t->end_ns = kk.exec().NowNs();
+    t->end_ns = kk.NowNs();
     t->done = true;
     c->ra_windows = windows.size();
   };

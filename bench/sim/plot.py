@@ -28,7 +28,7 @@ def kib(label):
 
 def plot_matrix(res, out):
     tables = [t for t in res["tables"] if "simulated" in t["title"]]
-    seed = [t for t in res["tables"] if "seeds/000" in t["title"]]
+    seed = [t for t in res["tables"] if "the 2013 thread" in t["title"]]
     n = len(tables)
     top = max([num(c) for t in tables for r in t["rows"] for c in r[1:] if not math.isnan(num(c))] + [1])
     fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 3.4), sharey=True, squeeze=False)

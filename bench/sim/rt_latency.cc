@@ -57,7 +57,7 @@ void SpawnCyclictest(Kernel& k, int cpu, uint64_t period, Samples* s) {
   t.cpu = cpu;
   t.prio = 99;
   t.body = [period, s] {
-    Executor& ex = Kernel::Current().exec();
+    Kernel& ex = Kernel::Current();
     uint64_t next = ex.NowNs();
     while (s->readers_left.load() > 0) {
       next += period;
@@ -105,7 +105,7 @@ RtLatencyResult RunRtLatency(std::shared_ptr<const ImageModel> image, const RtLa
   SimulateExecutor exec(cost);
   KernelConfig config;
   config.ncpus = opt.ncpus;
-  config.preempt_rt = true;  // the RT kernel of seeds/004
+  config.preempt_rt = true;  // the RT kernel of the 2018 RT thread
   config.max_steps = 5000000;
   auto samples = std::make_shared<Samples>();
   std::shared_ptr<const ImageBytes> bytes = dev ? ImageBytes::FromBuffer(image->bytes) : nullptr;

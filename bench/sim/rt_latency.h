@@ -1,4 +1,4 @@
-// This file implements the real-time latency experiment of seeds/004 in
+// This file implements the real-time latency experiment of the 2018 RT thread in
 // simulate mode: readers decompress a real image's blocks on every CPU of an
 // RT kernel, reading through an hw_emul device with a real part's profile
 // (QSPI NOR flash by default), while a cyclictest-like task per CPU, at the
@@ -8,7 +8,7 @@
 // (the kernel's zlib/xz wrappers fill one page per call) delays the waker.
 //
 // The decompression cost is not fitted to the seed: it is this machine's
-// measured codec cost per output byte (DESIGN.md) times an assumed ratio
+// measured codec cost per output byte (docs/) times an assumed ratio
 // between this core and the embedded one (RtLatencyOptions::cpu_ratio).
 #ifndef SQUASHLAB_BENCH_SIM_RT_LATENCY_H_
 #define SQUASHLAB_BENCH_SIM_RT_LATENCY_H_
@@ -26,12 +26,12 @@ namespace squashlab {
 struct SquashfsDecompressorOps;
 
 // This machine's codec cost, ns per output byte of a 128K block from RAM
-// (DESIGN.md "Codec ceilings": zstd ~1,000 MB/s, gzip ~320, lz4 ~3,800,
+// (docs/ "Codec ceilings": zstd ~1,000 MB/s, gzip ~320, lz4 ~3,800,
 // xz ~60); lzma as xz, lzo as lz4 (not measured).
 double HostDecompressNsPerByte(const std::string& codec);
 
 // Cortex-A9 at 1 GHz vs this machine for zlib: 320 MB/s / 77 MB/s, the A9's
-// inflate rate derived from seeds/000's eMMC figures (hw_emul/README.md:
+// inflate rate derived from the 2013 thread's eMMC figures (hw_emul/README.md:
 // 0.760 s of CPU for 460 blocks of 128K, 1.65 ms per block).
 inline constexpr double kEmbeddedCpuRatio = 320.0 / 77.0;
 

@@ -1,4 +1,4 @@
-// This file implements the seeds/004 experiment as a test: on an RT kernel,
+// This file implements the the 2018 RT thread experiment as a test: on an RT kernel,
 // readers of a 128K-block image on the qspi-flash device, and a cyclictest
 // task per CPU, with the decompression cost of an embedded core derived
 // from this machine's codec cost (not fitted to the seed). With the percpu

@@ -51,7 +51,7 @@ inline void EndIo(bio* b, int error) {
   auto* io = static_cast<Io*>(b->bi_private);
   Kernel& k = Kernel::Current();
   io->error = error;
-  io->done_ns = k.exec().NowNs();
+  io->done_ns = k.NowNs();
   io->in_irq = k.current_task() != nullptr && k.current_task()->in_interrupt();
   io->completions.fetch_add(1);
   bio_put(b);

@@ -1,12 +1,11 @@
-// This file implements the per-task plug registry. Tasks of the explore and
-// simulate executors share one OS thread, so the registry is keyed by Task,
-// not thread-local; a mutex makes it safe under the threads executor.
+// This file implements on-stack plugging. The current plug lives in the
+// task, as the kernel's current->plug does; one lock guards the plugged
+// lists, which another task may flush (a device's unplug timer) while the
+// threads executor runs tasks truly concurrently.
 #include "model/kernel/blk_plug.h"
 
-#include <atomic>
 #include <exception>
 #include <mutex>
-#include <unordered_map>
 
 #include "model/kernel/bio.h"
 #include "model/kernel/kernel.h"
@@ -14,17 +13,12 @@
 namespace squashlab {
 namespace {
 
-std::mutex& RegistryMu() {
+std::mutex& PlugMu() {
   static std::mutex mu;
   return mu;
 }
 
-std::unordered_map<const Task*, blk_plug*>& Registry() {
-  static auto* plugs = new std::unordered_map<const Task*, blk_plug*>();
-  return *plugs;
-}
-
-const Task* CurrentTask() {
+Task* CurrentTask() {
   Kernel* k = Kernel::CurrentOrNull();
   return k ? k->current_task() : nullptr;
 }
@@ -40,18 +34,9 @@ void SubmitPlugged(std::vector<bio*> bios) {
   }
 }
 
-// Registered plugs: lets a sleep skip the registry when none exists.
-std::atomic<int>& ActivePlugs() {
-  static std::atomic<int> n{0};
-  return n;
-}
-
-// Forgets `plug` as its owner's current plug. REQUIRES: RegistryMu() held.
-void UnregisterLocked(const blk_plug* plug) {
-  auto it = Registry().find(plug->owner);
-  if (it == Registry().end() || it->second != plug) return;
-  Registry().erase(it);
-  ActivePlugs().fetch_sub(1);
+// Forgets `plug` as its owner's current plug. REQUIRES: PlugMu() held.
+void UnregisterLocked(blk_plug* plug) {
+  if (plug->owner != nullptr && plug->owner->plug == plug) plug->owner->plug = nullptr;
 }
 
 }  // namespace
@@ -65,17 +50,16 @@ blk_plug::~blk_plug() {
     blk_finish_plug(this);
     return;
   }
-  std::lock_guard<std::mutex> l(RegistryMu());
+  std::lock_guard<std::mutex> l(PlugMu());
   UnregisterLocked(this);
 }
 
 void blk_start_plug(blk_plug* plug) {
-  const Task* t = CurrentTask();
+  Task* t = CurrentTask();
   BUG_ON(t == nullptr);
-  std::lock_guard<std::mutex> l(RegistryMu());
-  auto [it, inserted] = Registry().emplace(t, plug);
-  if (!inserted) return;  // nested plug: the outer one stays current
-  ActivePlugs().fetch_add(1);
+  std::lock_guard<std::mutex> l(PlugMu());
+  if (t->plug != nullptr) return;  // nested plug: the outer one stays current
+  t->plug = plug;
   plug->list.clear();
   plug->owner = t;
   plug->active = true;
@@ -84,7 +68,7 @@ void blk_start_plug(blk_plug* plug) {
 void blk_finish_plug(blk_plug* plug) {
   std::vector<bio*> bios;
   {
-    std::lock_guard<std::mutex> l(RegistryMu());
+    std::lock_guard<std::mutex> l(PlugMu());
     if (!plug->active) return;
     UnregisterLocked(plug);
     plug->active = false;
@@ -93,13 +77,12 @@ void blk_finish_plug(blk_plug* plug) {
   SubmitPlugged(std::move(bios));
 }
 
-size_t blk_flush_plug_of(const Task* t) {
+size_t blk_flush_plug_of(Task* t) {
   std::vector<bio*> bios;
   {
-    std::lock_guard<std::mutex> l(RegistryMu());
-    auto it = Registry().find(t);
-    if (it == Registry().end()) return 0;
-    bios.swap(it->second->list);
+    std::lock_guard<std::mutex> l(PlugMu());
+    if (t == nullptr || t->plug == nullptr) return 0;
+    bios.swap(t->plug->list);
   }
   size_t n = bios.size();
   SubmitPlugged(std::move(bios));
@@ -107,25 +90,24 @@ size_t blk_flush_plug_of(const Task* t) {
 }
 
 void blk_flush_plug_current() {
-  if (ActivePlugs().load(std::memory_order_relaxed) == 0) return;
-  blk_flush_plug_of(CurrentTask());
+  Task* t = CurrentTask();
+  if (t == nullptr || t->plug == nullptr) return;  // only the task sets its own
+  blk_flush_plug_of(t);
 }
 
 blk_plug* current_plug() {
-  const Task* t = CurrentTask();
+  Task* t = CurrentTask();
   if (t == nullptr) return nullptr;
-  std::lock_guard<std::mutex> l(RegistryMu());
-  auto it = Registry().find(t);
-  return it == Registry().end() ? nullptr : it->second;
+  std::lock_guard<std::mutex> l(PlugMu());
+  return t->plug;
 }
 
 bool blk_plug_add_current(bio* b) {
-  const Task* t = CurrentTask();
+  Task* t = CurrentTask();
   if (t == nullptr) return false;
-  std::lock_guard<std::mutex> l(RegistryMu());
-  auto it = Registry().find(t);
-  if (it == Registry().end()) return false;
-  it->second->list.push_back(b);
+  std::lock_guard<std::mutex> l(PlugMu());
+  if (t->plug == nullptr) return false;
+  t->plug->list.push_back(b);
   return true;
 }
 

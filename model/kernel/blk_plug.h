@@ -3,6 +3,7 @@
 // device queue receives them together and can merge them, and a task that
 // sleeps submits its plugged bios first (Kernel::Sleep calls
 // blk_flush_plug_current, as schedule() calls blk_schedule_flush_plug).
+// The current plug is the task's (Task::plug, the kernel's current->plug).
 // Drivers without a queue (the RAM disk) take a flushed plug bio by bio.
 #ifndef SQUASHLAB_MODEL_KERNEL_BLK_PLUG_H_
 #define SQUASHLAB_MODEL_KERNEL_BLK_PLUG_H_
@@ -23,7 +24,7 @@ struct blk_plug {
   blk_plug& operator=(const blk_plug&) = delete;
 
   std::vector<bio*> list;  // plugged bios, in submission order
-  const Task* owner = nullptr;
+  Task* owner = nullptr;
   bool active = false;     // registered as its owner's plug
 };
 
@@ -43,7 +44,7 @@ blk_plug* current_plug();
 bool blk_plug_add_current(bio* b);
 // Flushes task `t`'s plug from another task (the unplug timer); returns how
 // many bios it submitted.
-size_t blk_flush_plug_of(const Task* t);
+size_t blk_flush_plug_of(Task* t);
 
 }  // namespace squashlab
 

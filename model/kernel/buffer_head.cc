@@ -56,7 +56,7 @@ buffer_head* __getblk(block_device* bdev, sector_t block, unsigned size) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(bdev, "__getblk");
   k.Point("__getblk", block);
-  k.exec().Charge(CostKind::kPageCacheOp, 1);
+  k.Charge(CostKind::kPageCacheOp, 1);
   std::lock_guard<std::mutex> l(k.tree_lock());
   buffer_head*& slot = k.buffer_cache()[{bdev, block}];
   if (slot == nullptr) {

@@ -19,11 +19,17 @@ address_space* new_address_space(std::string name) {
   return m;
 }
 
+bool page_cache_has(address_space* mapping, pgoff_t index) {
+  Kernel& k = Kernel::Current();
+  std::lock_guard<std::mutex> l(k.tree_lock());
+  return mapping->page_tree.count(index) != 0;
+}
+
 page* find_get_page(address_space* mapping, pgoff_t index) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(mapping, "find_get_page");
   k.Point("find_get_page", index);
-  k.exec().Charge(CostKind::kPageCacheOp, 1);
+  k.Charge(CostKind::kPageCacheOp, 1);
   std::lock_guard<std::mutex> l(k.tree_lock());
   auto it = mapping->page_tree.find(index);
   if (it == mapping->page_tree.end()) return nullptr;
@@ -75,7 +81,7 @@ int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index, gfp_t)
   CheckPage(p, "add_to_page_cache_lru");
   k.CheckPtr(mapping, "add_to_page_cache_lru");
   k.Point("add_to_page_cache_lru", index);
-  k.exec().Charge(CostKind::kPageCacheOp, 1);
+  k.Charge(CostKind::kPageCacheOp, 1);
   if (p->mapping != nullptr || (p->flags.load() & (1UL << PG_locked))) {
     k.Bug(ReportKind::kPageBug, "kernel BUG in add_to_page_cache_lru: page busy",
           dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(PageLocked(page) || "

@@ -37,6 +37,9 @@ address_space* new_address_space(std::string name);
 
 // A referenced page at index, or nullptr.
 page* find_get_page(address_space* mapping, pgoff_t index);
+// Whether index holds a page: radix_tree_lookup under rcu_read_lock, as
+// 3.13's readahead probes the tree (no reference, no scheduling point).
+bool page_cache_has(address_space* mapping, pgoff_t index);
 // A referenced, locked page at index still in mapping, or nullptr. Sleeps.
 page* find_lock_page(address_space* mapping, pgoff_t index);
 // A locked, referenced page at index: found and trylocked, or newly added;

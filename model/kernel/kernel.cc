@@ -1,6 +1,7 @@
 // This file implements Kernel: reports, the pointer and context checks every
 // API call makes, the object registries, and the quiescence invariants.
 #include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
 
 #include <cstdio>
 
@@ -336,7 +337,8 @@ void model_bug_at(const char* file, int line, const char* cond) {
 void model_point(const char* what) { Kernel::Current().Point(what, 0); }
 
 void model_charge(CostKind kind, uint64_t units, const char* codec) {
-  Kernel::Current().exec().Charge(kind, units, codec);
+  Kernel& k = Kernel::Current();
+  KernelInternal::Exec(k).Charge(kind, units, codec);
 }
 
 }  // namespace squashlab

@@ -36,7 +36,7 @@ struct KernelConfig {
   uint64_t seed = 1;         // the run's seed: fault plans draw from it
   // A debug kernel (the default): KASAN, SLUB poisoning and quarantine,
   // debugobjects, DEBUG_VM. Off, a production kernel like the one of the
-  // seeds/000 oopses: kfree keeps the object's bytes and the next kmalloc
+  // the 2013 thread oopses: kfree keeps the object's bytes and the next kmalloc
   // from the same cache reuses it (slab.h), nothing checks freed memory,
   // and a DEBUG_VM check (VM_BUG_ON_PAGE) is recorded as a warning while
   // execution goes on as the kernel without DEBUG_VM would.
@@ -65,10 +65,13 @@ class Kernel : public RunHooks {
   static void SetCurrent(Kernel* k);
 
   const KernelConfig& config() const { return config_; }
-  Executor& exec() { return *exec_; }
-  Task* current_task() { return exec_->Current(); }
+  Task* current_task() { return exec_->Current(); }  // the kernel's `current`
   Task* Spawn(TaskSpec spec) { return exec_->Spawn(std::move(spec)); }
   void Charge(CostKind kind, uint64_t units = 1) { exec_->Charge(kind, units); }
+  // The run's clock (virtual in simulate mode), and time passing for the
+  // current task: a device's service time, a timer's wait.
+  uint64_t NowNs() { return exec_->NowNs(); }
+  void Delay(uint64_t ns) { exec_->Delay(ns); }
 
   // --- reports -----------------------------------------------------------
   // A run collects reports in the order they fire: any number of warnings
@@ -170,6 +173,8 @@ class Kernel : public RunHooks {
   uint64_t WideEffects() const override { return wide_effects_.load(); }
 
  private:
+  friend struct KernelInternal;  // kernel_internal.h: the layer's own files
+  Executor& exec() { return *exec_; }
   void CheckPagesAtQuiescence();
   void CheckLeaksAtQuiescence();
   std::string TaskName();

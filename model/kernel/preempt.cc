@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
 
 namespace squashlab {
 namespace {
@@ -16,7 +17,7 @@ void preempt_disable() {
   k.Point("preempt_disable", 0);
   Task* t = k.current_task();
   if (t == nullptr) return;
-  if (t->preempt_count++ == 0) k.exec().PreemptOff(*t);
+  if (t->preempt_count++ == 0) KernelInternal::Exec(k).PreemptOff(*t);
 }
 
 void preempt_enable() {
@@ -27,7 +28,7 @@ void preempt_enable() {
     k.Bug(ReportKind::kBadContext, "BUG: preempt_enable: preempt_count underflow",
           "WARNING: at kernel/sched/core.c preempt_count_sub: DEBUG_LOCKS_WARN_ON(val > "
           "preempt_count())\nComm: " + t->Comm());
-  if (--t->preempt_count == 0) k.exec().PreemptOn(*t);
+  if (--t->preempt_count == 0) KernelInternal::Exec(k).PreemptOn(*t);
   k.Point("preempt_enable", 0);  // a preemption point, as in the kernel
 }
 
@@ -99,13 +100,13 @@ void might_sleep() {
 void msleep(unsigned int ms) {
   Kernel& k = Kernel::Current();
   k.MightSleep("msleep");
-  k.exec().Delay(static_cast<uint64_t>(ms) * 1000000);
+  k.Delay(static_cast<uint64_t>(ms) * 1000000);
 }
 
 void usleep_range(unsigned long min_us, unsigned long) {
   Kernel& k = Kernel::Current();
   k.MightSleep("usleep_range");
-  k.exec().Delay(static_cast<uint64_t>(min_us) * 1000);
+  k.Delay(static_cast<uint64_t>(min_us) * 1000);
 }
 
 void udelay(unsigned long us) {

@@ -1,7 +1,7 @@
 // This file implements preemption and per-CPU data: preempt_disable /
 // preempt_enable, local_irq_save, smp_processor_id, the per-CPU variables
 // behind get_cpu_ptr / put_cpu_ptr / this_cpu_ptr, and the RT local lock
-// (DEFINE_LOCAL_IRQ_LOCK, local_lock, get_locked_ptr) of seeds/004.
+// (DEFINE_LOCAL_IRQ_LOCK, local_lock, get_locked_ptr) of the 2018 RT thread.
 #ifndef SQUASHLAB_MODEL_KERNEL_PREEMPT_H_
 #define SQUASHLAB_MODEL_KERNEL_PREEMPT_H_
 

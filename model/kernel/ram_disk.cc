@@ -20,7 +20,7 @@ void RamDisk::submit(bio* b) {
   spec.context = TaskContext::kInterrupt;
   spec.cpu = irq_cpu_ >= 0 ? irq_cpu_ : next_irq_.fetch_add(1);
   spec.prio = 100;
-  spec.start_ns = k.exec().NowNs() + latency_ns_;
+  spec.start_ns = k.NowNs() + latency_ns_;
   spec.body = [this, b] { Complete(b); };
   k.Spawn(std::move(spec));
 }

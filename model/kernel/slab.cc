@@ -14,7 +14,7 @@ namespace squashlab {
 namespace {
 
 // Production chunks, reused across runs (the first touch of fresh memory is
-// what costs here; see DESIGN.md).
+// what costs here; see docs/).
 constexpr size_t kChunk = 256 << 10;
 constexpr size_t kGuard = 64 << 10;
 constexpr size_t kAlign = 16;

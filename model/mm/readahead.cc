@@ -1,7 +1,6 @@
 // This file implements the 3.13 readahead window and page submission.
 #include "model/mm/readahead.h"
 
-#include <mutex>
 #include <vector>
 
 #include "model/kernel/blk_plug.h"
@@ -18,11 +17,7 @@ unsigned long roundup_pow_of_two(unsigned long n) {
   return p;
 }
 
-bool page_in_cache(address_space* mapping, pgoff_t index) {
-  Kernel& k = Kernel::Current();
-  std::lock_guard<std::mutex> l(k.tree_lock());
-  return mapping->page_tree.count(index) != 0;
-}
+bool page_in_cache(address_space* mapping, pgoff_t index) { return page_cache_has(mapping, index); }
 
 // radix_tree_next_hole: the first index >= index (within max) not cached.
 pgoff_t next_hole(address_space* mapping, pgoff_t index, unsigned long max) {

@@ -1,6 +1,6 @@
 // This file implements CostModel: what each operation costs in the simulate
 // executor's virtual time. Defaults are round figures for a ~1 GHz ARM core
-// (the eMMC board of seeds/000); hw_emul/ and the benchmarks set their own.
+// (the eMMC board of the 2013 thread); hw_emul/ and the benchmarks set their own.
 #ifndef SQUASHLAB_MODEL_SCHED_COST_MODEL_H_
 #define SQUASHLAB_MODEL_SCHED_COST_MODEL_H_
 

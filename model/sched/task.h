@@ -10,6 +10,7 @@
 namespace squashlab {
 
 struct WaitList;
+struct blk_plug;
 
 enum class TaskContext { kProcess, kInterrupt, kWorkqueue };
 
@@ -36,6 +37,7 @@ struct Task {
   int migrate_disable = 0;   // local_lock on PREEMPT_RT
   int irqs_disabled = 0;     // local_irq_save depth
   WaitList* blocked_on = nullptr;
+  blk_plug* plug = nullptr;  // the kernel's current->plug (the kernel layer's)
   const char* blocked_in = "";  // the API function it sleeps in
   uint64_t blocked_arg = 0;
   std::string Comm() const { return spec.name + ":" + std::to_string(id); }

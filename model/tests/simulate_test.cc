@@ -1,6 +1,6 @@
 // This file implements the simulate executor's tests: exact virtual-time
 // arithmetic, parallelism over CPUs, timers, preemption that respects
-// preempt_disable (the percpu decompressor of seeds/004) and not a local
+// preempt_disable (the percpu decompressor of the 2018 RT thread) and not a local
 // lock on PREEMPT_RT, interrupts, and determinism.
 #include <gtest/gtest.h>
 
@@ -64,7 +64,7 @@ struct Stream {
   int uses = 0;
 };
 
-// seeds/004: a reader decompresses inside get_cpu_ptr (8 ms,
+// the 2018 RT thread: a reader decompresses inside get_cpu_ptr (8 ms,
 // non-preemptible) or inside the RT local lock (preemptible); a
 // cyclictest-like task of higher priority wakes at 1 ms on the same CPU.
 uint64_t CyclicLatency(bool locallock, uint64_t* end_ns = nullptr, ScheduleTrace* trace = nullptr) {

@@ -1,5 +1,5 @@
 // This file implements `async-2013`: the file_direct.c half of the 2013
-// asynchronous readpage patch (seeds/000), bugs included. The page grab
+// asynchronous readpage patch (the 2013 thread), bugs included. The page grab
 // and the cache fallback are 3.13's; when every page was grabbed, the block
 // goes to squashfs_read_data_async and readpage returns 0 at once: the
 // pages, the page array and the actor now belong to the end_io handler and

@@ -1,5 +1,5 @@
 // This file implements the block.c half of the 2013 asynchronous readpage
-// patch (seeds/000), ported line by line, bugs included:
+// patch (the 2013 thread), ported line by line, bugs included:
 // squashfs_read_data_async, squashfs_ll_r_block, squashfs_buffer_end_io,
 // the work item and squashfs_buffer_read_async. Loads from the patch's
 // kmalloc'd structures go through kasan_load, as a KASAN kernel would.

@@ -1,5 +1,5 @@
 // This file implements the `percpu-locallock` decompressor strategy: the RT
-// fix of seeds/004 (get_locked_ptr / put_locked_ptr on a local lock), so on
+// fix of the 2018 RT thread (get_locked_ptr / put_locked_ptr on a local lock), so on
 // PREEMPT_RT the decompression runs preemptible, serialised per CPU.
 #include "model/kernel/kernel.h"
 #include "model/kernel/preempt.h"

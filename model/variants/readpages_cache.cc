@@ -1,5 +1,5 @@
 // This file implements `readpages-cache`, the design Minchan Kim proposed
-// in the thread (seeds/000, 003): a squashfs_readpages that works from the
+// in the thread (the 2013 thread): a squashfs_readpages that works from the
 // squashfs cache and copies into exactly the pages the MM layer passed —
 // adding each to the page cache itself, never grabbing others, never
 // freeing the MM's pages — so the PG_readahead mark the MM set survives
