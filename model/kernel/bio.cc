@@ -4,6 +4,8 @@
 #include "model/kernel/completion.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/quiescence.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 
 namespace squashlab {
@@ -104,5 +106,15 @@ void bio_put(bio* b) {
 char* bio_vec_data(const bio_vec& v) {
   return v.bv_page ? v.bv_page->data + v.bv_offset : v.bv_buf + v.bv_offset;
 }
+
+// At quiescence every bio was put.
+void CheckBiosAtQuiescence(Kernel& k) {
+  for (auto& b : KernelInternal::Bios(k)) {
+    if (!b->freed)
+      return k.Record(ReportKind::kLeak, "bio leak at quiescence",
+                      "bio " + std::to_string(b->id) + " never bio_put");
+  }
+}
+const QuiescenceCheckRegistration kBiosAtQuiescence(30, "bios", CheckBiosAtQuiescence);
 
 }  // namespace squashlab

@@ -5,6 +5,8 @@
 #include <mutex>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/quiescence.h"
+#include "model/kernel/kernel_internal.h"
 
 namespace squashlab {
 namespace {
@@ -189,5 +191,19 @@ void end_buffer_read_sync(buffer_head* bh, int uptodate) {
   unlock_buffer(bh);
   put_bh(bh);
 }
+
+// At quiescence no buffer_head is referenced or locked.
+void CheckBufferHeadsAtQuiescence(Kernel& k) {
+  for (auto& b : KernelInternal::BufferHeads(k)) {
+    if (b->b_count.load() != 0)
+      return k.Record(ReportKind::kLeak, "buffer_head reference leak at quiescence",
+                      dump_buffer(b.get()));
+    if (buffer_locked(b.get()))
+      return k.Record(ReportKind::kQuiescence, "buffer left locked at quiescence",
+                      dump_buffer(b.get()));
+  }
+}
+const QuiescenceCheckRegistration kBufferHeadsAtQuiescence(20, "buffer_heads",
+                                                            CheckBufferHeadsAtQuiescence);
 
 }  // namespace squashlab

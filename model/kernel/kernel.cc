@@ -2,6 +2,7 @@
 // API call makes, the object registries, and the quiescence invariants.
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/quiescence.h"
 
 #include <cstdio>
 
@@ -274,57 +275,7 @@ void Kernel::CheckQuiescence() {
     fn();
     if (fatal()) return;
   }
-  CheckPagesAtQuiescence();
-  if (!fatal()) CheckLeaksAtQuiescence();
-}
-
-void Kernel::CheckPagesAtQuiescence() {
-  for (auto& p : pages_) {
-    if (p->freed || p->bad) continue;  // a bad page was reported when freed
-    unsigned long f = p->flags.load();
-    int expected = p->mapping ? 1 : 0;
-    if (f & (1UL << PG_locked)) {
-      return Record(ReportKind::kQuiescence, "page left locked at quiescence",
-                    dump_page(p.get()) + "\nno task will ever unlock it: readers sleep forever");
-    }
-    if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error))) {
-      return Record(ReportKind::kQuiescence, "page cache page neither uptodate nor error",
-                    dump_page(p.get()));
-    }
-    if (p->_count.load() != expected) {
-      return Record(ReportKind::kLeak, "page reference leak at quiescence",
-                    dump_page(p.get()) + "\nexpected count " + std::to_string(expected) +
-                        (expected ? " (the page cache's reference)" : ""));
-    }
-  }
-}
-
-void Kernel::CheckLeaksAtQuiescence() {
-  for (auto& b : bhs_) {
-    if (b->b_count.load() != 0)
-      return Record(ReportKind::kLeak, "buffer_head reference leak at quiescence",
-                    dump_buffer(b.get()));
-    if (buffer_locked(b.get()))
-      return Record(ReportKind::kQuiescence, "buffer left locked at quiescence",
-                    dump_buffer(b.get()));
-  }
-  for (auto& b : bios_) {
-    if (!b->freed)
-      return Record(ReportKind::kLeak, "bio leak at quiescence",
-                    "bio " + std::to_string(b->id) + " never bio_put");
-  }
-  for (auto& [w, st] : works_) {
-    if (st.queued || st.running)
-      return Record(ReportKind::kQuiescence, "work item still queued at quiescence", "");
-  }
-  auto live = heap_.Live();
-  if (live.empty()) return;
-  std::string body = "kmemleak: " + std::to_string(live.size()) + " new suspected memory leaks\n";
-  for (auto& [addr, obj] : live) {
-    body += "unreferenced object 0x" + Hex16(addr) + " (size " + std::to_string(obj.size) +
-            "):\n  comm \"" + obj.comm + "\"\n  backtrace: kmalloc from " + obj.site + "\n";
-  }
-  Record(ReportKind::kLeak, "kmemleak: suspected memory leak", body);
+  RunQuiescenceChecks(*this);
 }
 
 void model_bug_at(const char* file, int line, const char* cond) {

@@ -153,7 +153,8 @@ class Kernel : public RunHooks {
   // Records "INFO: task ... blocked for more than 120 seconds." for the
   // tasks that can never run again (executors call it on a hang).
   void ReportHang(const std::vector<const Task*>& stuck);
-  // Runs the hooks, then every quiescence invariant. Records the first failure.
+  // Runs the hooks, then every facility's quiescence check (quiescence.h),
+  // in their order. Records the first failure.
   void CheckQuiescence();
   // A hash of the state a run left: every page (flags, count, mapping,
   // index, contents), every buffer_head (state, count, contents) by block,
@@ -175,8 +176,6 @@ class Kernel : public RunHooks {
  private:
   friend struct KernelInternal;  // kernel_internal.h: the layer's own files
   Executor& exec() { return *exec_; }
-  void CheckPagesAtQuiescence();
-  void CheckLeaksAtQuiescence();
   std::string TaskName();
   long Step();
 

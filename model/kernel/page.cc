@@ -6,6 +6,7 @@
 
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/quiescence.h"
 #include "model/kernel/preempt.h"
 
 namespace squashlab {
@@ -206,5 +207,29 @@ void* kmap_atomic(page* p) {
 }
 void kunmap_atomic(void*) { preempt_enable(); }
 void flush_dcache_page(page* p) { Enter(p, "flush_dcache_page"); }
+
+// At quiescence every page is unlocked, a page-cache page is uptodate or
+// in error, and only the page cache holds a reference.
+void CheckPagesAtQuiescence(Kernel& k) {
+  for (auto& p : k.pages()) {
+    if (p->freed || p->bad) continue;  // a bad page was reported when freed
+    unsigned long f = p->flags.load();
+    int expected = p->mapping ? 1 : 0;
+    if (f & (1UL << PG_locked)) {
+      return k.Record(ReportKind::kQuiescence, "page left locked at quiescence",
+                      dump_page(p.get()) + "\nno task will ever unlock it: readers sleep forever");
+    }
+    if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error))) {
+      return k.Record(ReportKind::kQuiescence, "page cache page neither uptodate nor error",
+                      dump_page(p.get()));
+    }
+    if (p->_count.load() != expected) {
+      return k.Record(ReportKind::kLeak, "page reference leak at quiescence",
+                      dump_page(p.get()) + "\nexpected count " + std::to_string(expected) +
+                          (expected ? " (the page cache's reference)" : ""));
+    }
+  }
+}
+const QuiescenceCheckRegistration kPagesAtQuiescence(10, "pages", CheckPagesAtQuiescence);
 
 }  // namespace squashlab

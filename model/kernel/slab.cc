@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/quiescence.h"
 
 namespace squashlab {
 
@@ -254,5 +255,20 @@ void kasan_check_read(const void* p, size_t size, const char* caller) {
 void kasan_check_write(const void* p, size_t size, const char* caller) {
   KasanCheck(p, size, "Write", ShortName(caller).c_str());
 }
+
+// At quiescence no kmalloc object is left (kmemleak's listing).
+void CheckHeapAtQuiescence(Kernel& k) {
+  auto live = k.heap().Live();
+  if (live.empty()) return;
+  std::string body = "kmemleak: " + std::to_string(live.size()) + " new suspected memory leaks\n";
+  for (auto& [addr, obj] : live) {
+    char hex[20];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(addr));
+    body += std::string("unreferenced object 0x") + hex + " (size " + std::to_string(obj.size) +
+            "):\n  comm \"" + obj.comm + "\"\n  backtrace: kmalloc from " + obj.site + "\n";
+  }
+  k.Record(ReportKind::kLeak, "kmemleak: suspected memory leak", body);
+}
+const QuiescenceCheckRegistration kHeapAtQuiescence(50, "kmalloc", CheckHeapAtQuiescence);
 
 }  // namespace squashlab

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/quiescence.h"
 
 namespace squashlab {
 namespace {
@@ -107,5 +108,14 @@ bool flush_work(work_struct* work) {
   k.Sleep(WorkWait(k, work), [&k, work] { return !Busy(k, work); }, "flush_work", 0);
   return busy;
 }
+
+// At quiescence no work item is queued or running.
+void CheckWorkAtQuiescence(Kernel& k) {
+  for (auto& [w, st] : k.works()) {
+    if (st.queued || st.running)
+      return k.Record(ReportKind::kQuiescence, "work item still queued at quiescence", "");
+  }
+}
+const QuiescenceCheckRegistration kWorkAtQuiescence(40, "work", CheckWorkAtQuiescence);
 
 }  // namespace squashlab
