@@ -39,4 +39,14 @@ SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPath
   return m;
 }
 
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp,
+                              std::shared_ptr<const ImageBytes> medium,
+                              const DeviceOptions& options) {
+  auto* device = k.New<BlockDevice>(std::move(medium), options);
+  SquashfsMount* m = squashfs_mount(k, image, read_path, decomp, device->bdev());
+  m->device = device;
+  return m;
+}
+
 }  // namespace squashlab

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hw_emul/block_device.h"
 #include "model/kernel/ram_disk.h"
 #include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
@@ -21,6 +22,7 @@ struct SquashfsDecompressorOps;
 
 struct SquashfsMount {
   RamDisk* disk = nullptr;  // when mounted over the built-in RAM disk
+  BlockDevice* device = nullptr;  // when mounted over an hw_emul device
   super_block sb;
   squashfs_sb_info msblk;
   std::vector<inode*> inodes;  // in ImageModel::files order
@@ -38,6 +40,13 @@ SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPath
 // the image): `disk` stays null.
 SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
                               const SquashfsDecompressorOps* decomp, block_device* bdev);
+
+// The same over a run-owned hw_emul BlockDevice with `options`, holding
+// `medium` (the device's bytes: the image, or a fault plan's copy).
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp,
+                              std::shared_ptr<const ImageBytes> medium,
+                              const DeviceOptions& options);
 
 }  // namespace squashlab
 

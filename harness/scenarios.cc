@@ -252,8 +252,8 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
     BlockDevice* device = nullptr;
     if (dev) {
       auto bytes = medium.empty() ? pristine : ImageBytes::FromBuffer(std::move(medium));
-      device = k.New<BlockDevice>(bytes, *dev);
-      m = squashfs_mount(k, *image, rp, dc, device->bdev());
+      m = squashfs_mount(k, *image, rp, dc, bytes, *dev);
+      device = m->device;
     } else {
       m = squashfs_mount(k, *image, rp, dc, std::move(medium));
       InstallFaults(k, m, spec.faults);

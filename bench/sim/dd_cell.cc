@@ -171,9 +171,9 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image, const CellSpec& sp
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 50000000;
   sc.setup = [&](Kernel& k) {
-    auto* dev = k.New<BlockDevice>(medium, *dev_opt);
+    SquashfsMount* m = squashfs_mount(k, *image, &rp_wrapped, &dc_wrapped, medium, *dev_opt);
+    BlockDevice* dev = m->device;
     g_run.dev = dev;
-    SquashfsMount* m = squashfs_mount(k, *image, &rp_wrapped, &dc_wrapped, dev->bdev());
     SpawnDd(k, m->Find(oracle->name), oracle, spec, &times, &res.c);
     k.AtQuiescence([dev, &dev_counters] { dev_counters = dev->counters(); });
   };

@@ -112,7 +112,7 @@ RtLatencyResult RunRtLatency(std::shared_ptr<const ImageModel> image, const RtLa
   Scenario sc{"rt_latency", config, [&, samples](Kernel& k) {
     SquashfsMount* m = nullptr;
     if (dev) {
-      m = squashfs_mount(k, *image, rp, dc, k.New<BlockDevice>(bytes, *dev)->bdev());
+      m = squashfs_mount(k, *image, rp, dc, bytes, *dev);
     } else {
       m = squashfs_mount(k, *image, rp, dc);
       m->disk->set_latency_ns(opt.ram_disk_latency_ns);

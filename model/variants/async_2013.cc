@@ -22,7 +22,7 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   int mask = (1 << (msblk->block_log - PAGE_CACHE_SHIFT)) - 1;
   int start_index = static_cast<int>(target_page->index) & ~mask;
   int end_index = start_index | mask;
-  int i, n, pages, missing_pages, res = -ENOMEM;
+  int i, pages, missing_pages, res = -ENOMEM;
   page** page;
   squashfs_page_actor* actor;
 
@@ -33,21 +33,7 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   actor = squashfs_page_actor_init_special(page, pages, target_page, 0);
 
   // Try to grab all the pages covered by the Squashfs block.
-  for (missing_pages = 0, i = 0, n = start_index; i < pages; i++, n++) {
-    page[i] = (static_cast<unsigned long>(n) == target_page->index)
-                  ? target_page
-                  : grab_cache_page_nowait(target_page->mapping, static_cast<pgoff_t>(n));
-    if (page[i] == nullptr) {
-      missing_pages++;
-      continue;
-    }
-    if (PageUptodate(page[i])) {
-      unlock_page(page[i]);
-      page_cache_release(page[i]);
-      page[i] = nullptr;
-      missing_pages++;
-    }
-  }
+  missing_pages = squashfs_grab_block_pages(target_page, start_index, pages, page);
 
   if (missing_pages) {
     res = squashfs_read_cache(target_page, block, bsize, pages, page);

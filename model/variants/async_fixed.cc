@@ -71,22 +71,10 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   int mask = (1 << (msblk->block_log - PAGE_CACHE_SHIFT)) - 1;
   int start_index = static_cast<int>(target_page->index) & ~mask;
   int end_index = std::min(start_index | mask, file_end);
-  int i, n, pages = end_index - start_index + 1, missing_pages = 0, res;
+  int i, pages = end_index - start_index + 1, missing_pages = 0, res;
   auto** page = static_cast<struct page**>(kmalloc(sizeof(void*) * static_cast<size_t>(pages), GFP_KERNEL));
 
-  for (i = 0, n = start_index; i < pages; i++, n++) {
-    page[i] = (static_cast<unsigned long>(n) == target_page->index)
-                  ? target_page
-                  : grab_cache_page_nowait(target_page->mapping, static_cast<pgoff_t>(n));
-    if (page[i] == nullptr) {
-      missing_pages++;
-    } else if (PageUptodate(page[i])) {
-      unlock_page(page[i]);
-      page_cache_release(page[i]);
-      page[i] = nullptr;
-      missing_pages++;
-    }
-  }
+  missing_pages = squashfs_grab_block_pages(target_page, start_index, pages, page);
   if (missing_pages) {
     // The synchronous cache fallback of 3.13, unchanged.
     res = squashfs_read_cache(target_page, block, bsize, pages, page);

@@ -1,6 +1,6 @@
 // This file implements the declarations the FILE_DIRECT variants share:
-// 3.13's squashfs_read_cache fallback (defined in sync_3_13.cc) and the
-// 2013 patch's squashfs_read_data_async (async_2013_block.cc).
+// 3.13's page grab and squashfs_read_cache fallback (file_direct.cc) and
+// the 2013 patch's squashfs_read_data_async (async_2013_block.cc).
 #ifndef SQUASHLAB_MODEL_VARIANTS_FILE_DIRECT_H_
 #define SQUASHLAB_MODEL_VARIANTS_FILE_DIRECT_H_
 
@@ -12,6 +12,12 @@ namespace squashlab {
 
 struct page;
 struct squashfs_page_actor;
+
+// Tries to take every page of the block, page[0, pages) for indexes
+// start_index..: target_page itself, the others locked and referenced by
+// grab_cache_page_nowait; a page that is absent, locked by someone else or
+// already uptodate is left NULL. Returns how many are NULL.
+int squashfs_grab_block_pages(page* target_page, int start_index, int pages, page** page);
 
 // Decodes the block into the cache and copies it into the non-NULL pages
 // of page[0, pages), unlocking each (and releasing all but target_page).

@@ -2,7 +2,7 @@
 // (fs/squashfs/file_direct.c). squashfs_readpage_block grabs every page of
 // the block, decompresses straight into them with the synchronous
 // squashfs_read_data, and falls back to squashfs_read_cache (decode into
-// the cache, copy) when any page is missing.
+// the cache, copy; file_direct.cc) when any page is missing.
 #include <algorithm>
 #include <cstring>
 
@@ -17,29 +17,6 @@
 
 namespace squashlab {
 
-int squashfs_read_cache(page* target_page, uint64_t block, int bsize, int pages, page** page) {
-  inode* i = mapping_host(target_page->mapping);
-  squashfs_cache_entry* buffer = squashfs_get_datablock(i->i_sb, block, bsize);
-  int bytes = buffer->length, res = buffer->error, n, offset = 0;
-  if (res) goto out;
-  for (n = 0; n < pages && bytes > 0;
-       n++, bytes -= static_cast<int>(PAGE_CACHE_SIZE), offset += static_cast<int>(PAGE_CACHE_SIZE)) {
-    int avail = std::min(bytes, static_cast<int>(PAGE_CACHE_SIZE));
-    if (page[n] == nullptr) continue;
-    char* pageaddr = static_cast<char*>(kmap_atomic(page[n]));
-    squashfs_copy_data(pageaddr, buffer, offset, avail);
-    std::memset(pageaddr + avail, 0, PAGE_CACHE_SIZE - static_cast<size_t>(avail));
-    kunmap_atomic(pageaddr);
-    flush_dcache_page(page[n]);
-    SetPageUptodate(page[n]);
-    unlock_page(page[n]);
-    if (page[n] != target_page) page_cache_release(page[n]);
-  }
-out:
-  squashfs_cache_put(buffer);
-  return res;
-}
-
 namespace {
 
 // Read separately compressed datablock directly into page cache.
@@ -50,7 +27,7 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   int mask = (1 << (msblk->block_log - PAGE_CACHE_SHIFT)) - 1;
   int start_index = static_cast<int>(target_page->index) & ~mask;
   int end_index = start_index | mask;
-  int i, n, pages, missing_pages, bytes, res = -ENOMEM;
+  int i, pages, missing_pages, bytes, res = -ENOMEM;
   page** page;
   squashfs_page_actor* actor;
 
@@ -63,21 +40,7 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   actor = squashfs_page_actor_init_special(page, pages, nullptr, 0);
 
   // Try to grab all the pages covered by the Squashfs block.
-  for (missing_pages = 0, i = 0, n = start_index; i < pages; i++, n++) {
-    page[i] = (static_cast<unsigned long>(n) == target_page->index)
-                  ? target_page
-                  : grab_cache_page_nowait(target_page->mapping, static_cast<pgoff_t>(n));
-    if (page[i] == nullptr) {
-      missing_pages++;
-      continue;
-    }
-    if (PageUptodate(page[i])) {
-      unlock_page(page[i]);
-      page_cache_release(page[i]);
-      page[i] = nullptr;
-      missing_pages++;
-    }
-  }
+  missing_pages = squashfs_grab_block_pages(target_page, start_index, pages, page);
 
   if (missing_pages) {
     // Couldn't get one or more pages: reclaimed, or racing with another
