@@ -44,6 +44,7 @@ class CheckLayersTest(unittest.TestCase):
     def test_kernel_internals_stay_in_the_kernel_layer(self):
         root = tree({"model/kernel/page.cc": '#include "model/kernel/kernel_internal.h"\n',
                      "hw_emul/dev.cc": '#include "model/kernel/kernel_internal.h"\n',
+                     "model/kernel/tests/a_test.cc": '#include "model/kernel/kernel_internal.h"\n',
                      "harness/x_test.cc": '#include "model/kernel/kernel_internal.h"\n'})
         self.assertEqual(len(check_layers.violations(root)), 2)
 

@@ -44,7 +44,7 @@ void submit_bio_wait_endio(bio* b, int error) {
 bio* bio_alloc(gfp_t, unsigned nr_vecs) {
   Kernel& k = Kernel::Current();
   k.Point("bio_alloc", nr_vecs);
-  bio* b = k.AllocBio();
+  bio* b = KernelInternal::AllocBio(k);
   b->bi_max_vecs = nr_vecs;
   b->bi_io_vec.reserve(nr_vecs);
   return b;
@@ -100,7 +100,7 @@ void bio_put(bio* b) {
   CheckBio(b, "bio_put");
   int old = b->bi_cnt.fetch_sub(1);
   if (old <= 0) BioBug(b, "bio_put", "BIO_BUG_ON(!atomic_read(&bio->bi_cnt))");
-  if (old == 1) Kernel::Current().FreeBio(b);
+  if (old == 1) KernelInternal::FreeBio(Kernel::Current(), b);
 }
 
 char* bio_vec_data(const bio_vec& v) {

@@ -59,10 +59,10 @@ buffer_head* __getblk(block_device* bdev, sector_t block, unsigned size) {
   k.CheckPtr(bdev, "__getblk");
   k.Point("__getblk", block);
   k.Charge(CostKind::kPageCacheOp, 1);
-  std::lock_guard<std::mutex> l(k.tree_lock());
-  buffer_head*& slot = k.buffer_cache()[{bdev, block}];
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  buffer_head*& slot = KernelInternal::BufferCache(k)[{bdev, block}];
   if (slot == nullptr) {
-    slot = k.AllocBufferHead(size);
+    slot = KernelInternal::AllocBufferHead(k, size);
     slot->b_bdev = bdev;
     slot->b_blocknr = block;
     slot->b_state.store(Bit(BH_Mapped));
@@ -114,7 +114,7 @@ void lock_buffer(buffer_head* bh) {
   k.MightSleep("lock_buffer");
   k.Point("lock_buffer", bh->b_blocknr);
   while (bh->b_state.fetch_or(Bit(BH_Lock), std::memory_order_acquire) & Bit(BH_Lock)) {
-    k.Sleep(k.Waitqueue(Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
+    k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
             "lock_buffer", bh->b_blocknr);
   }
 }
@@ -129,7 +129,7 @@ void unlock_buffer(buffer_head* bh) {
   Enter(bh, "unlock_buffer");
   if (!Test(bh, BH_Lock)) BufferBug(bh, "unlock_buffer", "buffer not locked");
   bh->b_state.fetch_and(~Bit(BH_Lock), std::memory_order_release);
-  k.Wake(k.Waitqueue(Kernel::WaitOn::kBuffer, bh->b_blocknr));
+  k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr));
 }
 
 void wait_on_buffer(buffer_head* bh) {
@@ -137,7 +137,7 @@ void wait_on_buffer(buffer_head* bh) {
   k.CheckPtr(bh, "wait_on_buffer");
   k.MightSleep("wait_on_buffer");
   k.Point("wait_on_buffer", bh->b_blocknr);
-  k.Sleep(k.Waitqueue(Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
+  k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
           "wait_on_buffer", bh->b_blocknr);
 }
 

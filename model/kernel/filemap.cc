@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 
 namespace squashlab {
@@ -13,15 +14,15 @@ address_space* new_address_space(std::string name) {
   Kernel& k = Kernel::Current();
   address_space* m = k.New<address_space>();
   m->name = std::move(name);
-  std::lock_guard<std::mutex> l(k.tree_lock());
-  k.mappings().push_back(m);
-  m->debug_addr = 0xffff880000000000UL + 0x1000UL * k.mappings().size();
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  KernelInternal::Mappings(k).push_back(m);
+  m->debug_addr = 0xffff880000000000UL + 0x1000UL * KernelInternal::Mappings(k).size();
   return m;
 }
 
 bool page_cache_has(address_space* mapping, pgoff_t index) {
   Kernel& k = Kernel::Current();
-  std::lock_guard<std::mutex> l(k.tree_lock());
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
   return mapping->page_tree.count(index) != 0;
 }
 
@@ -30,7 +31,7 @@ page* find_get_page(address_space* mapping, pgoff_t index) {
   k.CheckPtr(mapping, "find_get_page");
   k.Point("find_get_page", index);
   k.Charge(CostKind::kPageCacheOp, 1);
-  std::lock_guard<std::mutex> l(k.tree_lock());
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
   auto it = mapping->page_tree.find(index);
   if (it == mapping->page_tree.end()) return nullptr;
   if (it->second->_count.load() <= 0) {
@@ -45,7 +46,7 @@ page* find_get_page(address_space* mapping, pgoff_t index) {
   }
   // A reference on a page the lookup names only by its index: the
   // partial-order reduction cannot tell which page, so it is wide.
-  k.NoteWideEffect();
+  KernelInternal::NoteWideEffect(k);
   it->second->_count.fetch_add(1);
   return it->second;
 }
@@ -87,7 +88,7 @@ int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index, gfp_t)
           dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(PageLocked(page) || "
                          "page->mapping)");
   }
-  std::lock_guard<std::mutex> l(k.tree_lock());
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
   if (mapping->page_tree.count(index)) return -EEXIST;
   p->flags.fetch_or((1UL << PG_locked) | (1UL << PG_lru));
   p->_count.fetch_add(1);
@@ -107,7 +108,7 @@ void delete_from_page_cache(page* p) {
           dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(!PageLocked(page))");
   }
   {
-    std::lock_guard<std::mutex> l(k.tree_lock());
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
     address_space* m = p->mapping;
     if (m == nullptr) return;
     auto it = m->page_tree.find(p->index);
@@ -139,7 +140,7 @@ unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start, pg
   Kernel& k = Kernel::Current();
   std::vector<pgoff_t> indexes;
   {
-    std::lock_guard<std::mutex> l(k.tree_lock());
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
     for (auto it = mapping->page_tree.lower_bound(start);
          it != mapping->page_tree.end() && it->first <= end; ++it)
       indexes.push_back(it->first);
@@ -153,8 +154,8 @@ unsigned long shrink_page_cache(unsigned long nr) {
   Kernel& k = Kernel::Current();
   std::vector<address_space*> maps;
   {
-    std::lock_guard<std::mutex> l(k.tree_lock());
-    maps = k.mappings();
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    maps = KernelInternal::Mappings(k);
   }
   unsigned long n = 0;
   for (address_space* m : maps) {

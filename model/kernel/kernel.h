@@ -52,6 +52,8 @@ struct WorkState {
 
 class Kernel : public RunHooks {
  public:
+  // The objects that own a wait queue each (Waitqueue, kernel_internal.h).
+  enum class WaitOn : uint8_t { kPage, kBuffer, kWork };
   // Attaches itself to `executor` as the run it serves.
   Kernel(KernelConfig config, Executor* executor);
   ~Kernel() override;
@@ -109,35 +111,6 @@ class Kernel : public RunHooks {
   // at the field's offset ("NULL pointer dereference at 0000000000000028").
   void CheckField(const void* base, size_t offset, const char* fn);
 
-  // --- registries -------------------------------------------------------
-  std::mutex& tree_lock() { return tree_lock_; }  // guards registries
-  Heap& heap() { return heap_; }
-  // The wait queue of one object: a page's lock, a buffer's lock, a work
-  // item's completion. The kernel hashes pages and buffers into shared
-  // tables, but its wake function matches the waiter's key (the flags word
-  // and bit: wake_bit_function), so only that object's waiters wake: one
-  // queue per object is that behaviour, without the table.
-  enum class WaitOn : uint8_t { kPage, kBuffer, kWork };
-  wait_queue_head_t& Waitqueue(WaitOn kind, uint64_t id);
-  page* AllocPage();
-  const std::vector<std::unique_ptr<page>>& pages() const { return pages_; }
-  std::vector<address_space*>& mappings() { return mappings_; }
-  std::map<std::pair<const block_device*, uint64_t>, buffer_head*>& buffer_cache() {
-    return bh_cache_;
-  }
-  buffer_head* AllocBufferHead(size_t size);
-  bio* AllocBio();
-  void FreeBio(bio* b);
-  std::map<const work_struct*, WorkState>& works() { return works_; }
-  int NextWorkerId() { return next_worker_.fetch_add(1); }
-  // Deterministic ids for objects the traces name (mutexes).
-  uint64_t NextObjectId() { return next_object_.fetch_add(1) + 1; }
-  // Effects that reach beyond the fields a scheduling point's operation
-  // names: a report or warning (it prints whole objects), a page going back
-  // to the allocator (free_pages_check reads every flag). The partial-order
-  // reduction treats a step that had one as touching everything.
-  void NoteWideEffect() { wide_effects_.fetch_add(1); }
-
   // Objects a scenario owns for the run's lifetime (destroyed with Kernel).
   template <typename T, typename... Args>
   T* New(Args&&... args) {
@@ -176,6 +149,36 @@ class Kernel : public RunHooks {
  private:
   friend struct KernelInternal;  // kernel_internal.h: the layer's own files
   Executor& exec() { return *exec_; }
+
+  // --- registries: the kernel layer's own (kernel_internal.h) ----------
+  std::mutex& tree_lock() { return tree_lock_; }  // guards registries
+  Heap& heap() { return heap_; }
+  // The wait queue of one object: a page's lock, a buffer's lock, a work
+  // item's completion. The kernel hashes pages and buffers into shared
+  // tables, but its wake function matches the waiter's key (the flags word
+  // and bit: wake_bit_function), so only that object's waiters wake: one
+  // queue per object is that behaviour, without the table.
+  wait_queue_head_t& Waitqueue(WaitOn kind, uint64_t id);
+  page* AllocPage();
+  const std::vector<std::unique_ptr<page>>& pages() const { return pages_; }
+  std::vector<address_space*>& mappings() { return mappings_; }
+  std::map<std::pair<const block_device*, uint64_t>, buffer_head*>& buffer_cache() {
+    return bh_cache_;
+  }
+  buffer_head* AllocBufferHead(size_t size);
+  bio* AllocBio();
+  void FreeBio(bio* b);
+  std::map<const work_struct*, WorkState>& works() { return works_; }
+  int NextWorkerId() { return next_worker_.fetch_add(1); }
+  // Deterministic ids for objects the traces name (mutexes).
+  uint64_t NextObjectId() { return next_object_.fetch_add(1) + 1; }
+  // Effects that reach beyond the fields a scheduling point's operation
+  // names: a report or warning (it prints whole objects), a page going back
+  // to the allocator (free_pages_check reads every flag). The partial-order
+  // reduction treats a step that had one as touching everything.
+  void NoteWideEffect() { wide_effects_.fetch_add(1); }
+
+
   std::string TaskName();
   long Step();
 

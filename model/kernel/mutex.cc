@@ -2,6 +2,7 @@
 #include "model/kernel/mutex.h"
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/preempt.h"
 
 namespace squashlab {
@@ -15,7 +16,7 @@ int Tid(Kernel& k) {
 void mutex_init(mutex* m) {
   m->owner.store(-1);
   Kernel* k = Kernel::CurrentOrNull();
-  m->id = k ? k->NextObjectId() : 0;
+  m->id = k ? KernelInternal::NextObjectId(*k) : 0;
 }
 
 void mutex_lock(mutex* m) {

@@ -6,6 +6,7 @@
 
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
 #include "model/kernel/preempt.h"
 
@@ -41,7 +42,7 @@ void VmBugOnPage(page* p, const char* fn, const char* cond) {
 // it, and so does the run (a warning).
 void FreePage(page* p) {
   Kernel& k = Kernel::Current();
-  k.NoteWideEffect();  // every flag, the mapping, and `freed` (CheckPage)
+  KernelInternal::NoteWideEffect(k);  // every flag, the mapping, and `freed` (CheckPage)
   // __page_cache_release takes the page off the LRU before the check.
   unsigned long f = p->flags.fetch_and(~Bit(PG_lru)) & ~Bit(PG_lru);
   const char* reason = nullptr;
@@ -105,7 +106,7 @@ void CheckPage(page* p, const char* fn) {
 page* alloc_page(unsigned) {
   Kernel& k = Kernel::Current();
   k.Point("alloc_page", 0);
-  return k.AllocPage();
+  return KernelInternal::AllocPage(k);
 }
 page* page_cache_alloc(address_space*) { return alloc_page(0); }
 page* page_cache_alloc_readahead(address_space*) { return alloc_page(0); }
@@ -140,7 +141,7 @@ void lock_page(page* p) {
   k.MightSleep("lock_page");
   k.Point("lock_page", p->pfn);
   while (p->flags.fetch_or(Bit(PG_locked), std::memory_order_acquire) & Bit(PG_locked)) {
-    k.Sleep(k.Waitqueue(Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); }, "lock_page",
+    k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); }, "lock_page",
             p->pfn);
   }
 }
@@ -155,7 +156,7 @@ void unlock_page(page* p) {
   Enter(p, "unlock_page");
   if (!TestBit(p, PG_locked)) VmBugOnPage(p, "unlock_page", "!PageLocked(page)");
   ClearBit(p, PG_locked);
-  k.Wake(k.Waitqueue(Kernel::WaitOn::kPage, p->pfn));
+  k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn));
 }
 
 void wait_on_page_locked(page* p) {
@@ -163,7 +164,7 @@ void wait_on_page_locked(page* p) {
   CheckPage(p, "wait_on_page_locked");
   k.MightSleep("wait_on_page_locked");
   k.Point("wait_on_page_locked", p->pfn);
-  k.Sleep(k.Waitqueue(Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); },
+  k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); },
           "wait_on_page_locked", p->pfn);
 }
 
@@ -211,7 +212,7 @@ void flush_dcache_page(page* p) { Enter(p, "flush_dcache_page"); }
 // At quiescence every page is unlocked, a page-cache page is uptodate or
 // in error, and only the page cache holds a reference.
 void CheckPagesAtQuiescence(Kernel& k) {
-  for (auto& p : k.pages()) {
+  for (auto& p : KernelInternal::Pages(k)) {
     if (p->freed || p->bad) continue;  // a bad page was reported when freed
     unsigned long f = p->flags.load();
     int expected = p->mapping ? 1 : 0;

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
 
 namespace squashlab {
@@ -148,8 +149,8 @@ void* AllocIn(size_t size, bool zero, const char* caller) {
   Kernel& k = Kernel::Current();
   k.Point("kmalloc", size);
   Task* t = k.current_task();
-  std::lock_guard<std::mutex> l(k.tree_lock());
-  return k.heap().Alloc(size, zero, ShortName(caller), t ? t->Comm() : "setup");
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  return KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller), t ? t->Comm() : "setup");
 }
 
 std::string Hex(uintptr_t v) {
@@ -162,7 +163,7 @@ std::string Hex(uintptr_t v) {
 // running in another task, must not be freed. REQUIRES: tree_lock held.
 void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
   Task* t = k.current_task();
-  for (const auto& [work, st] : k.works()) {
+  for (const auto& [work, st] : KernelInternal::Works(k)) {
     uintptr_t w = reinterpret_cast<uintptr_t>(work);
     if (w < p || w >= p + size) continue;
     bool self = st.running == 1 && !st.queued && t && st.runner_id == t->id;
@@ -194,19 +195,19 @@ void kfree(const void* p) {
   uint64_t cache = 0;
   uintptr_t base = 0;
   if (p != nullptr) {
-    std::lock_guard<std::mutex> l(k.tree_lock());
-    const HeapObject* obj = k.heap().Find(p, &base);
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
     if (obj != nullptr && base == reinterpret_cast<uintptr_t>(p)) cache = obj->size;
   }
   k.Point("kfree", cache);
   if (p == nullptr) return;  // kfree(NULL) is legal
-  std::unique_lock<std::mutex> l(k.tree_lock());
-  const HeapObject* obj = k.heap().Find(p, &base);
+  std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
+  const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
   // debugobjects is a debug kernel's: a production one frees silently.
   if (k.config().debug && obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p))
     CheckFreedWork(k, base, obj->size);  // a report unwinds and unlocks
   size_t size = 0;
-  Heap::FreeResult r = k.heap().Free(const_cast<void*>(p), &size);
+  Heap::FreeResult r = KernelInternal::Heap_(k).Free(const_cast<void*>(p), &size);
   l.unlock();
   if (r == Heap::FreeResult::kOk) return;
   if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) {
@@ -228,9 +229,9 @@ void kfree(const void* p) {
 static void KasanCheck(const void* p, size_t size, const char* what, const char* fn) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(p, fn);
-  std::unique_lock<std::mutex> l(k.tree_lock());
+  std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
   if (!k.config().debug) {
-    if (!k.heap().Unmapped(p)) return;
+    if (!KernelInternal::Heap_(k).Unmapped(p)) return;
     l.unlock();
     k.Bug(ReportKind::kGeneralProtection,
           "BUG: unable to handle kernel paging request in " + std::string(fn),
@@ -239,7 +240,7 @@ static void KasanCheck(const void* p, size_t size, const char* what, const char*
               " past the last slab object)");
   }
   uintptr_t base = 0;
-  const HeapObject* obj = k.heap().Find(p, &base);
+  const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
   if (obj == nullptr || !obj->freed) return;
   std::string body = std::string(what) + " of size " + std::to_string(size) + " at addr " +
                      Hex(reinterpret_cast<uintptr_t>(p)) + "\nThe buggy address belongs to the object at " +
@@ -258,7 +259,7 @@ void kasan_check_write(const void* p, size_t size, const char* caller) {
 
 // At quiescence no kmalloc object is left (kmemleak's listing).
 void CheckHeapAtQuiescence(Kernel& k) {
-  auto live = k.heap().Live();
+  auto live = KernelInternal::Heap_(k).Live();
   if (live.empty()) return;
   std::string body = "kmemleak: " + std::to_string(live.size()) + " new suspected memory leaks\n";
   for (auto& [addr, obj] : live) {

@@ -5,25 +5,26 @@
 #include <mutex>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
 
 namespace squashlab {
 namespace {
 
 wait_queue_head_t& WorkWait(Kernel& k, const work_struct* w) {
-  return k.Waitqueue(Kernel::WaitOn::kWork, w->wait_key);
+  return KernelInternal::Waitqueue(k, Kernel::WaitOn::kWork, w->wait_key);
 }
 
 bool Busy(Kernel& k, const work_struct* w) {
-  std::lock_guard<std::mutex> l(k.tree_lock());
-  auto it = k.works().find(w);
-  return it != k.works().end() && (it->second.queued || it->second.running > 0);
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  auto it = KernelInternal::Works(k).find(w);
+  return it != KernelInternal::Works(k).end() && (it->second.queued || it->second.running > 0);
 }
 
 bool RunningElsewhere(Kernel& k, const work_struct* w) {
-  std::lock_guard<std::mutex> l(k.tree_lock());
-  auto it = k.works().find(w);
-  return it != k.works().end() && it->second.running > 0;
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  auto it = KernelInternal::Works(k).find(w);
+  return it != KernelInternal::Works(k).end() && it->second.running > 0;
 }
 
 // process_one_work(): waits for a running instance, clears pending, runs.
@@ -35,8 +36,8 @@ void WorkerBody(work_struct* work) {
           "process_one_work", 0);
   work_func_t fn = nullptr;
   {
-    std::lock_guard<std::mutex> l(k.tree_lock());
-    WorkState& st = k.works()[work];
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    WorkState& st = KernelInternal::Works(k)[work];
     st.queued = false;
     st.running = 1;
     st.runner_id = k.current_task()->id;
@@ -45,8 +46,8 @@ void WorkerBody(work_struct* work) {
   work->data.fetch_and(~(1UL << WORK_STRUCT_PENDING_BIT));
   fn(work);  // may free the work item (legal from its own function)
   {
-    std::lock_guard<std::mutex> l(k.tree_lock());
-    k.works().erase(work);
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    KernelInternal::Works(k).erase(work);
   }
   k.Wake(WorkWait(k, work));
 }
@@ -63,7 +64,7 @@ void INIT_WORK(work_struct* work, work_func_t func) {
   k.CheckPtr(work, "INIT_WORK");
   work->data.store(0);
   work->func = func;
-  work->wait_key = k.NextObjectId();
+  work->wait_key = KernelInternal::NextObjectId(k);
 }
 
 bool queue_work(workqueue_struct* wq, work_struct* work) {
@@ -78,13 +79,13 @@ bool queue_work(workqueue_struct* wq, work_struct* work) {
           "BUG: unable to handle kernel NULL pointer dereference at 0000000000000000\n"
           "IP: process_one_work: work->func is NULL (INIT_WORK missing)");
   {
-    std::lock_guard<std::mutex> l(k.tree_lock());
-    k.works()[work].queued = true;
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    KernelInternal::Works(k)[work].queued = true;
   }
   Task* cur = k.current_task();
   TaskSpec spec;
   spec.name = "kworker/" + std::to_string(cur ? cur->cpu : 0) + ":" +
-              std::to_string(k.NextWorkerId());
+              std::to_string(KernelInternal::NextWorkerId(k));
   spec.context = TaskContext::kWorkqueue;
   spec.cpu = cur ? cur->cpu : -1;
   spec.body = [work] { WorkerBody(work); };
@@ -111,7 +112,7 @@ bool flush_work(work_struct* work) {
 
 // At quiescence no work item is queued or running.
 void CheckWorkAtQuiescence(Kernel& k) {
-  for (auto& [w, st] : k.works()) {
+  for (auto& [w, st] : KernelInternal::Works(k)) {
     if (st.queued || st.running)
       return k.Record(ReportKind::kQuiescence, "work item still queued at quiescence", "");
   }

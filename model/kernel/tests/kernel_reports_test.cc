@@ -11,6 +11,7 @@
 #include "model/kernel/buffer_head.h"
 #include "model/sched/explorer.h"
 #include "model/kernel/filemap.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 #include "model/kernel/ram_disk.h"
 #include "model/sched/replay_strategy.h"
@@ -84,7 +85,7 @@ TEST(Warnings, ABadPageIsNotReportedAgainAtQuiescence) {
 TEST(Warnings, FindingABadPageInTheCacheSpinsForever) {
   RunResult r = RunAll([] {
     FreeWithMapping(false);
-    address_space* m = Kernel::Current().mappings().back();
+    address_space* m = KernelInternal::Mappings(Kernel::Current()).back();
     find_get_page(m, 7);
     ADD_FAILURE() << "find_get_page returned a page with count 0";
   });
