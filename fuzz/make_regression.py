@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds fuzz/regression/: one small SquashFS image per known bug class of
-other SquashFS readers (issue 7), and manifest.txt, what squashlab's reader
+other SquashFS readers, and manifest.txt, what squashlab's reader
 must do with each (see regression_test.cc). The images start from tiny
 mksquashfs images whose metadata is stored uncompressed (-noI -noD -noF -noX),
 so fields can be patched in place; each patch is one bug class.

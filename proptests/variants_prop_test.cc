@@ -1,4 +1,4 @@
-// Properties of the read-path variants (issue 6, items 4 and 5). For a
+// Properties of the read-path variants. For a
 // generated case — image (embedded, testdata, or generated and packed by
 // mksquashfs), decompressor strategy, workload plus generated readers,
 // device profile and logical block size, fault plan, exploration strategy
