@@ -58,6 +58,7 @@ class EnabledOnly : public Strategy {
   }
   bool EndRun(long steps) override { return inner_->EndRun(steps); }
   bool OnStep(const StepInfo& step) override { return inner_->OnStep(step); }
+  bool WantsSteps() const override { return inner_->WantsSteps(); }
   long diverged() const { return diverged_; }
   const ExhaustiveStrategy* Exhaustive() const {
     return dynamic_cast<const ExhaustiveStrategy*>(inner_.get());

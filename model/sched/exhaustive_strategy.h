@@ -52,6 +52,7 @@ class ExhaustiveStrategy : public Strategy {
   void BeginRun(uint64_t) override;
   int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long) override;
   bool OnStep(const StepInfo& step) override;
+  bool WantsSteps() const override { return por_; }
   // What each step touches (the system's table: RunSpec::footprint).
   // Without one every step touches everything and the reduction prunes
   // nothing.

@@ -136,6 +136,18 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   steps_++;
   switches_++;
   s->task.started = true;
+  if (!strategy_->WantsSteps()) {  // random, PCT, replay: no bookkeeping
+    step_waited_.clear();
+    step_woke_.clear();
+    current_ = s;
+    s->fiber->Resume();
+    current_ = nullptr;
+    if (s->fiber->finished()) {
+      s->task.state = TaskState::kDone;
+      s->fiber.reset();  // the stack goes back to the pool
+    }
+    return;
+  }
   const char* op = s->pending_op;
   const uint64_t arg = s->pending_arg;
   const size_t tasks_before = slots_.size();

@@ -14,6 +14,7 @@ class ReplayStrategy : public Strategy {
  public:
   explicit ReplayStrategy(std::vector<int> choices) : choices_(std::move(choices)) {}
   std::string Name() const override { return "replay"; }
+  bool WantsSteps() const override { return false; }
   void BeginRun(uint64_t) override {
     next_ = 0;
     diverged_ = false;

@@ -18,6 +18,7 @@ namespace {
 class RandomStrategy : public Strategy {
  public:
   std::string Name() const override { return "random"; }
+  bool WantsSteps() const override { return false; }
   void BeginRun(uint64_t seed) override { rng_ = Rng(seed); }
   int Pick(const std::vector<int>& enabled, int, bool, long) override {
     return enabled[rng_.Below(enabled.size())];
@@ -32,6 +33,7 @@ class PctStrategy : public Strategy {
   PctStrategy(int depth, long steps_estimate)
       : depth_(std::max(1, depth)), estimate_(steps_estimate), learn_(steps_estimate <= 0) {}
   std::string Name() const override { return "pct" + std::to_string(depth_); }
+  bool WantsSteps() const override { return false; }
 
   void BeginRun(uint64_t seed) override {
     rng_ = Rng(seed);

@@ -69,6 +69,10 @@ class Strategy {
     (void)step;
     return true;
   }
+  // Whether OnStep wants to see steps at all. The executor skips the
+  // per-step bookkeeping (what a step created, gated, woke) when it does
+  // not; a strategy that never looks at steps says so.
+  virtual bool WantsSteps() const { return true; }
 };
 
 // The non-preemptive default: keep the current task, else the lowest id.

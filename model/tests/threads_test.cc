@@ -63,7 +63,7 @@ TEST(Threads, AReportStopsTheRun) {
 
 [[maybe_unused]] std::string RunRaceProgram(const char* mode, int* status) {
   const char* srcdir = std::getenv("TEST_SRCDIR");
-  std::string bin = std::string(srcdir ? srcdir : ".") + "/squashlab/model/threads_race_main";
+  std::string bin = std::string(srcdir ? srcdir : ".") + "/squashlab/model/tests/threads_race_main";
   std::string out;
   FILE* p = popen((bin + " " + mode + " 2>&1").c_str(), "r");
   if (p == nullptr) return "popen failed";
