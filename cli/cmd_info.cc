@@ -2,6 +2,9 @@
 // and its options, where each table lies, and the counts.
 #include <cstdio>
 #include <ctime>
+#include <memory>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
@@ -23,11 +26,7 @@ std::string UtcTime(uint32_t t) {
   return buf;
 }
 
-}  // namespace
-
-int RunInfo(const Args& args) {
-  if (args.size() != 1) return Usage("info takes exactly one image");
-  const std::string& path = args[0];
+int RunInfo(const std::string& path) {
   auto image = Image::Open(path);
   if (!image.ok()) return Fail(path, "", image.status());
   const Superblock& sb = (*image)->superblock();
@@ -57,6 +56,17 @@ int RunInfo(const Args& args) {
   std::printf("  id             %s\n", Table(sb.id_table_start).c_str());
   std::printf("  xattr id       %s\n", Table(sb.xattr_id_table_start).c_str());
   return kExitOk;
+}
+
+}  // namespace
+
+void AddInfoCommand(CLI::App* root, CommandRunner* run) {
+  auto image = std::make_shared<std::string>();
+  CLI::App* c = root->add_subcommand(
+      "info", "Print the superblock, the compressor and its options, where each table lies, "
+              "and the counts.");
+  c->add_option("IMG", *image, "the SquashFS image")->required();
+  c->callback([image, run] { *run = [image] { return RunInfo(*image); }; });
 }
 
 }  // namespace squashlab::cli

@@ -370,4 +370,8 @@ StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bo
   return e.Replay(sc.value(), t.value(), trace);
 }
 
+std::string FtraceUpToReport(const RunResult& r, const std::string& header) {
+  return FtraceToReport(r, header);
+}
+
 }  // namespace squashlab

@@ -92,6 +92,10 @@ std::string ToJson(const VerifyResult& r, const VerifyOptions& opt);
 CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
                             double seconds, std::ostream* progress = nullptr);
 
+// The run's schedule up to the report it stands for (a run goes on after a
+// warning), as an ftrace-like listing.
+std::string FtraceUpToReport(const RunResult& r, const std::string& header);
+
 // Replays a token (its scenario over the embedded image, or `image`).
 StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace);
 

@@ -1,0 +1,85 @@
+// This file implements the argument checks: writability is decided with
+// stat(2) and access(2) on the path or, for a new name, on its directory.
+#include "cli/arg_checks.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace squashlab::cli {
+namespace {
+
+std::string ParentOf(const std::string& path) {
+  size_t slash = path.find_last_not_of('/');
+  slash = slash == std::string::npos ? std::string::npos : path.rfind('/', slash);
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+// "" when a new entry can be made in `path`'s directory.
+std::string CheckNewName(const std::string& path) {
+  const std::string dir = ParentOf(path);
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0)
+    return "cannot create " + path + ": " + dir + ": " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return "cannot create " + path + ": " + dir + " is not a directory";
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    return "cannot create " + path + ": " + dir + ": " + std::strerror(errno);
+  return "";
+}
+
+std::string CheckWritableDir(const std::string& path) {
+  if (path.empty()) return "an empty directory name";
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) return path + ": " + std::strerror(errno);
+    return CheckNewName(path);
+  }
+  if (!S_ISDIR(st.st_mode)) return path + " is not a directory";
+  if (access(path.c_str(), W_OK | X_OK) != 0) return path + ": " + std::strerror(errno);
+  return "";
+}
+
+bool EndsWith(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+std::string CheckWritableFile(const std::string& path) {
+  if (path.empty()) return "an empty file name";
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) return path + ": " + std::strerror(errno);
+    return CheckNewName(path);
+  }
+  if (S_ISDIR(st.st_mode)) return path + " is a directory";
+  if (access(path.c_str(), W_OK) != 0) return path + ": " + std::strerror(errno);
+  return "";
+}
+
+const CLI::Validator& WritableFile() {
+  static const CLI::Validator v(CheckWritableFile, "FILE");
+  return v;
+}
+
+const CLI::Validator& WritableDir() {
+  static const CLI::Validator v(CheckWritableDir, "DIR");
+  return v;
+}
+
+const CLI::Validator& PlotFile() {
+  static const CLI::Validator v(
+      [](const std::string& path) -> std::string {
+        if (!EndsWith(path, ".png") && !EndsWith(path, ".svg") && !EndsWith(path, ".pdf"))
+          return path + ": the plot's name must end in .png, .svg or .pdf";
+        return CheckWritableFile(path);
+      },
+      "FILE.png");
+  return v;
+}
+
+}  // namespace squashlab::cli
