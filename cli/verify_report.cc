@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "cli/verify_classes.h"
 #include "harness/verify.h"
@@ -22,23 +23,46 @@ std::string Label(size_t i) {
   return i < 26 ? std::string(1, static_cast<char>('A' + i)) : "Z" + std::to_string(i - 25);
 }
 
-// Class key (kind and title) -> label, in the order first found.
+// Class key -> label, in the order first found.
 using Labels = std::map<std::string, std::string>;
 
-std::string KeyOf(const FoundClass& c) { return c.kind + "|" + c.title; }
+// The key a class is shown under: its kind and title, except that a hang is
+// one class whichever task hung.
+std::string KeyOf(const FoundClass& c) {
+  return c.kind == "hung-task" ? c.kind : c.kind + "|" + c.title;
+}
+
+// The cell's classes, one for each key.
+std::vector<FoundClass> ShownClasses(const CellResult& cell) {
+  std::vector<FoundClass> out;
+  for (const FoundClass& c : FoundClasses(cell)) {
+    bool seen = false;
+    for (const FoundClass& o : out) seen |= KeyOf(o) == KeyOf(c);
+    if (!seen) out.push_back(c);
+  }
+  return out;
+}
+
+// " (in kworker)": the kind of task that hit it, without its ids.
+std::string TaskNote(const FoundClass& c) {
+  const std::string& task = c.minimised->report.task;
+  if (task.empty() || c.kind == "hung-task") return "";
+  const size_t end = task.find_first_of("/:");
+  return " (in " + task.substr(0, end) + ")";
+}
 
 std::string FormatClasses(const VerifyResult& r, Labels* labels) {
   std::string out;
   for (const CellResult& cell : r.cells) {
-    for (const FoundClass& c : FoundClasses(cell)) {
+    for (const FoundClass& c : ShownClasses(cell)) {
       if (labels->count(KeyOf(c))) continue;
       const std::string label = Label(labels->size());
       (*labels)[KeyOf(c)] = label;
-      out += "[" + label + "] " + c.kind + " (first in " + cell.variant + " x " + cell.decomp +
-             ", " + c.kernel + " kernel)\n" + c.minimised->report.ToString();
+      out += Printf("  [%s] %-19s %s%s\n", label.c_str(), c.kind.c_str(), c.title.c_str(),
+                    TaskNote(c).c_str());
     }
   }
-  return out.empty() ? out : "failure classes, each report as the kernel prints it:\n" + out + "\n";
+  return out.empty() ? out : "failure classes (the kernel's title of each):\n" + out + "\n";
 }
 
 std::string FormatListings(const VerifyResult& r) {
@@ -63,22 +87,35 @@ std::string FormatDetailsPointer(const VerifyReportOptions& opt, bool any_class)
   return out + "\n\n";
 }
 
+// One row per class of the cell; classes first found in the same run (a
+// run goes on after a warning) share a row and its token.
+std::string FormatClassRows(const CellResult& cell, const Labels& labels) {
+  std::string out;
+  const std::vector<FoundClass> classes = ShownClasses(cell);
+  for (size_t i = 0; i < classes.size();) {
+    const FoundClass& c = classes[i];
+    std::string names = labels.at(KeyOf(c));
+    size_t j = i + 1;
+    for (; j < classes.size() && classes[j].token == c.token; j++)
+      names += "," + labels.at(KeyOf(classes[j]));
+    out += Printf("  %-9s %-5s %6ld sched %6.2f s  %s\n", ("[" + names + "]").c_str(),
+                  c.kernel.c_str(), c.first_schedule, c.seconds_to_first,
+                  c.minimised_token.c_str());
+    i = j;
+  }
+  return out;
+}
+
 std::string FormatTable(const VerifyResult& r, const Labels& labels) {
   std::string out = Printf("%-19s %-17s %9s  %s\n", "variant", "decompressor", "schedules",
-                           "verdict (class kernel first-found token)");
+                           "verdict; [classes] kernel, first found after, replay token");
   for (const CellResult& cell : r.cells) {
-    const std::vector<FoundClass> classes = FoundClasses(cell);
-    std::string verdict = classes.empty()
-                              ? (cell.exhausted ? "clean (exhausted)" : "clean")
-                              : std::to_string(classes.size()) +
-                                    (classes.size() == 1 ? " class" : " classes");
+    const size_t n = ShownClasses(cell).size();
+    std::string verdict = n == 0 ? (cell.exhausted ? "clean (exhausted)" : "clean")
+                                 : std::to_string(n) + (n == 1 ? " class" : " classes");
     out += Printf("%-19s %-17s %9ld  %s\n", cell.variant.c_str(), cell.decomp.c_str(), cell.runs,
                   verdict.c_str());
-    for (const FoundClass& c : classes) {
-      out += Printf("  [%s] %-5s %7ld sched %6.2f s  %s\n", labels.at(KeyOf(c)).c_str(),
-                    c.kernel.c_str(), c.first_schedule, c.seconds_to_first,
-                    c.minimised_token.c_str());
-    }
+    out += FormatClassRows(cell, labels);
   }
   return out;
 }
@@ -96,15 +133,16 @@ std::string FormatVerifyReport(const VerifyResult& r, const VerifyReportOptions&
 std::string FormatVerifySummary(const VerifyResult& r, const Expectations& expected,
                                 const std::vector<std::string>& unmet) {
   size_t clean = 0, failing = 0;
-  std::map<std::string, size_t> classes_by_variant;
+  std::map<std::string, std::set<std::string>> classes_by_variant;
   for (const CellResult& cell : r.cells) {
-    const size_t n = FoundClasses(cell).size();
-    (n == 0 ? clean : failing)++;
-    if (n > 0) classes_by_variant[cell.variant] += n;
+    const std::vector<FoundClass> shown = ShownClasses(cell);
+    (shown.empty() ? clean : failing)++;
+    for (const FoundClass& c : shown) classes_by_variant[cell.variant].insert(KeyOf(c));
   }
   std::string failing_text;
-  for (const auto& [variant, n] : classes_by_variant)
-    failing_text += (failing_text.empty() ? " (" : ", ") + variant;
+  for (const auto& [variant, keys] : classes_by_variant)
+    failing_text += (failing_text.empty() ? " (" : ", ") + variant + ": " +
+                    std::to_string(keys.size()) + " classes";
   if (!failing_text.empty()) failing_text += ")";
   std::string out;
   for (const std::string& u : unmet) out += "unexpected: " + u + "\n";

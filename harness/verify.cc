@@ -102,10 +102,12 @@ std::string ClassKey(const Report& r) { return std::string(ReportKindName(r.kind
 // shorter prefix of the choices, or one choice reverted to the
 // non-preemptive default, keeping a report of the same kind and title
 // (anywhere in the run: warnings do not end it).
-RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget) {
+RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget,
+                           std::chrono::steady_clock::time_point deadline =
+                               std::chrono::steady_clock::time_point::max()) {
   RunResult best = failing;
   bool improved = true;
-  while (improved && budget > 0) {
+  while (improved && budget > 0 && std::chrono::steady_clock::now() < deadline) {
     improved = false;
     const std::vector<int> base = best.choices;
     for (size_t i = 0; i < base.size() && budget > 0 && !improved; i++) {
@@ -153,7 +155,10 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
                                     static_cast<long>(scenarios.size())
                               : (1L << 40);
-    double until = seconds * static_cast<double>(si + 1) / static_cast<double>(scenarios.size());
+    // Collecting classes by time: the last quarter of the cell's time
+    // minimises them.
+    const double explore = opt.all_classes ? seconds * 0.75 : seconds;
+    double until = explore * static_cast<double>(si + 1) / static_cast<double>(scenarios.size());
     bool more = true;
     for (long run = 0; run < per && more; run++) {
       uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
@@ -207,11 +212,20 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     }
     if (exhaustive && !more) cell.exhausted = true;
   }
-  for (auto& f : cell.classes) {
+  const auto end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(seconds));
+  for (size_t i = 0; i < cell.classes.size(); i++) {
+    ClassFinding& f = cell.classes[i];
+    // By time, each class gets an equal share of what is left.
+    auto deadline = std::chrono::steady_clock::time_point::max();
+    if (opt.budget == 0)
+      deadline = std::chrono::steady_clock::now() +
+                 (end - std::chrono::steady_clock::now()) / static_cast<long>(cell.classes.size() - i);
     for (const auto& sc : scenarios) {
       if (sc.name != f.scenario) continue;
-      f.minimised = opt.minimise ? MinimiseByReplay(explorer, sc, f.failure, opt.minimise_budget)
-                                 : f.failure;
+      f.minimised = opt.minimise
+                        ? MinimiseByReplay(explorer, sc, f.failure, opt.minimise_budget, deadline)
+                        : f.failure;
     }
   }
   if (!cell.classes.empty()) {
