@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 
 namespace squashlab::cli {
@@ -62,13 +63,28 @@ std::string CheckWritableFile(const std::string& path) {
 }
 
 const CLI::Validator& WritableFile() {
-  static const CLI::Validator v(CheckWritableFile, "FILE");
+  static const CLI::Validator v(CheckWritableFile, "");
   return v;
 }
 
 const CLI::Validator& WritableDir() {
-  static const CLI::Validator v(CheckWritableDir, "DIR");
+  static const CLI::Validator v(CheckWritableDir, "");
   return v;
+}
+
+CLI::Validator AtLeast(long min) {
+  return CLI::Validator(
+      [min](const std::string& text) -> std::string {
+        long value = 0;
+        const char* end = text.data() + text.size();
+        auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+          return "'" + text + "' is not a whole number";
+        if (ec == std::errc::result_out_of_range) return text + " is too large";
+        if (value < min) return text + " is below " + std::to_string(min);
+        return "";
+      },
+      "");
 }
 
 const CLI::Validator& PlotFile() {
@@ -78,7 +94,7 @@ const CLI::Validator& PlotFile() {
           return path + ": the plot's name must end in .png, .svg or .pdf";
         return CheckWritableFile(path);
       },
-      "FILE.png");
+      "");
   return v;
 }
 

@@ -23,6 +23,10 @@ const CLI::Validator& WritableDir();
 // writes (.png, .svg or .pdf).
 const CLI::Validator& PlotFile();
 
+// A whole number, written in decimal, of at least `min` ("'abc' is not a
+// whole number", "-5 is below 0").
+CLI::Validator AtLeast(long min);
+
 // "" when `path` passes WritableFile, else why not (for callers outside
 // CLI11).
 std::string CheckWritableFile(const std::string& path);

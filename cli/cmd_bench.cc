@@ -142,7 +142,7 @@ int RunBenchJob(const BenchArgs& args) {
 
 void AddBenchOptions(CLI::App* c, BenchArgs* a) {
   c->add_option("SCENARIO", a->opt.scenario, "the experiment to replay")
-      ->check(CLI::IsMember(BenchScenarioNames()));
+      ->check(CLI::IsMember(BenchScenarioNames()))->type_name("");
   c->add_option("--profile", a->opt.profile, "the device and CPU (default: the scenario's own)")
       ->type_name("P")
       ->check(CLI::IsMember(BenchProfileNames()));
@@ -156,16 +156,19 @@ void AddBenchOptions(CLI::App* c, BenchArgs* a) {
       ->check(CLI::IsMember(DecompNames()));
   c->add_option("--size", a->size_mib, "the file's size in MiB (default: the scenario's)")
       ->type_name("MIB")
-      ->check(CLI::Range(1, 65536));
+      ->check(AtLeast(1));
   c->add_option("--jobs", a->opt.jobs, "run cells on N threads (results do not depend on it)")
       ->capture_default_str()
       ->type_name("N")
-      ->check(CLI::Range(1, 256));
+      ->check(AtLeast(1));
   c->add_flag("--small", a->opt.small, "a reduced grid (seconds)");
   c->add_option("--json", a->json, "write the result as JSON (docs/schema/bench.schema.json)")
+      ->type_name("FILE")
       ->check(WritableFile());
-  c->add_option("--csv", a->csv, "write one CSV row per cell")->check(WritableFile());
+  c->add_option("--csv", a->csv, "write one CSV row per cell")->type_name("FILE")
+      ->check(WritableFile());
   c->add_option("--plot", a->plot, "draw the result with bench/sim/plot.py (needs matplotlib)")
+      ->type_name("FILE.png")
       ->check(PlotFile());
 }
 
@@ -178,6 +181,7 @@ void AddBenchCommand(CLI::App* root, CommandRunner* run) {
   AddBenchOptions(c, args.get());
   c->add_option("--cache", args->opt.cache_dir,
                 "where the mksquashfs images are kept (default: " + DefaultCacheDir() + ")")
+      ->type_name("DIR")
       ->check(WritableDir());
   std::string scenarios = "Scenarios:\n";
   for (const auto& [name, what] : BenchScenarios()) scenarios += "  " + name + ": " + what + "\n";
@@ -187,6 +191,7 @@ void AddBenchCommand(CLI::App* root, CommandRunner* run) {
   args->calibrate->add_flag("--fit-only", args->fit_only,
                             "refit over the committed codec costs, without measuring");
   args->calibrate->add_option("--cache", args->opt.cache_dir, "where the images are kept")
+      ->type_name("DIR")
       ->check(WritableDir());
   c->require_subcommand(0, 1);
   c->callback([args, run] { *run = [args] { return RunBenchJob(*args); }; });

@@ -61,9 +61,9 @@ void AddCatCommand(CLI::App* root, CommandRunner* run) {
   c->add_option("-p", args->threads, "decoding threads (default: the cores this process may use)")
       ->type_name("N")
       ->check(CLI::Range(1, 256));
-  c->add_option("IMG", args->image, "the SquashFS image")->required();
+  c->add_option("IMG", args->image, "the SquashFS image")->required()->type_name("");
   c->add_option("PATH", args->paths, "files in the image, written in the order given")
-      ->required();
+      ->required()->type_name("");
   c->footer("If stdout is closed early (a pipe into head), cat stops quietly with exit 141.");
   c->callback([args, run] { *run = [args] { return RunCat(*args); }; });
 }

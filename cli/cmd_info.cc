@@ -65,7 +65,7 @@ void AddInfoCommand(CLI::App* root, CommandRunner* run) {
   CLI::App* c = root->add_subcommand(
       "info", "Print the superblock, the compressor and its options, where each table lies, "
               "and the counts.");
-  c->add_option("IMG", *image, "the SquashFS image")->required();
+  c->add_option("IMG", *image, "the SquashFS image")->type_name("")->required();
   c->callback([image, run] { *run = [image] { return RunInfo(*image); }; });
 }
 

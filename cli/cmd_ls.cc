@@ -89,8 +89,8 @@ void AddLsCommand(CLI::App* root, CommandRunner* run) {
       "ls", "List a directory of the image (or, with -R, every path below it).");
   c->add_flag("-l", args->long_format, "the long format of ls -l (as unsquashfs -lls prints it)");
   c->add_flag("-R", args->recursive, "list the whole tree below PATH, one full path a line");
-  c->add_option("IMG", args->image, "the SquashFS image")->required();
-  c->add_option("PATH", args->path, "a directory or file in the image (default: /)");
+  c->add_option("IMG", args->image, "the SquashFS image")->required()->type_name("");
+  c->add_option("PATH", args->path, "a directory or file in the image (default: /)")->type_name("");
   c->footer("If stdout is closed early (a pipe into head), ls stops quietly with exit 141.");
   c->callback([args, run] { *run = [args] { return RunLs(*args); }; });
 }

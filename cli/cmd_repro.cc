@@ -54,6 +54,7 @@ void AddReproCommand(CLI::App* root, CommandRunner* run) {
       ->type_name("IMG");
   c->add_option("--trace-out", args->trace_out,
                 "also write the schedule as a Chrome trace JSON (open in ui.perfetto.dev)")
+      ->type_name("FILE")
       ->check(WritableFile());
   c->footer("Exit status: 0 the schedule runs clean, 1 it reproduces a violation, 2 usage "
             "(or a token that does not parse), 4 the trace could not be written.");

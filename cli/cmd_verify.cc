@@ -135,11 +135,11 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_option("--budget", opt->budget,
                 "schedules per variant x decompressor (default 0: by time)")
       ->type_name("N")
-      ->check(CLI::NonNegativeNumber);
+      ->check(AtLeast(0));
   c->add_option("--time", opt->seconds, "seconds for the whole job when --budget is 0")
       ->capture_default_str()
       ->type_name("S")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(0.001, 1e9));
   c->add_option("--faults", opt->faults,
                 "eio, reada or bitflip (or an hw_emul fault plan with --device)")
       ->type_name("PLAN");
@@ -151,14 +151,14 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_option("--preemption-bound", opt->preemption_bound, "exhaustive: preemptions at most")
       ->capture_default_str()
       ->type_name("N")
-      ->check(CLI::Range(0, 64));
+      ->check(AtLeast(0));
   c->add_flag("--no-por{false}", opt->por,
               "exhaustive: the full search (no partial-order reduction, one pass at the bound)");
   c->add_flag("--no-minimise{false}", opt->minimise, "report failures as found, not minimised");
   c->add_option("--minimise-budget", opt->minimise_budget, "replays to minimise each class")
       ->capture_default_str()
       ->type_name("N")
-      ->check(CLI::Range(0L, 1000000L));
+      ->check(AtLeast(0));
 }
 
 }  // namespace
@@ -179,9 +179,11 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
   c->add_flag("-v,--verbose", args->verbose,
               "progress per cell, and each class's report with its minimised ftrace listing");
   c->add_option("--json", args->json, "write the result as JSON (docs/schema/verify.schema.json)")
+      ->type_name("FILE")
       ->check(WritableFile());
   c->add_option("--out", args->out_dir,
                 "write per class the report, the minimised ftrace listing and a Perfetto trace")
+      ->type_name("DIR")
       ->check(WritableDir());
   c->footer(
       "With no --variant and no --expect, the job expects what the seed thread found: "

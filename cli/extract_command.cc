@@ -33,9 +33,9 @@ void AddExtractCommand(CLI::App* root, CommandRunner* run) {
   c->add_option("-p", args->threads, "decoding threads (default: the cores this process may use)")
       ->type_name("N")
       ->check(CLI::Range(1, 256));
-  c->add_option("IMG", args->image, "the SquashFS image")->required();
-  c->add_option("DEST", args->dest, "the directory to extract into")->required();
-  c->add_option("PATH", args->paths, "what to extract (default: /)");
+  c->add_option("IMG", args->image, "the SquashFS image")->required()->type_name("");
+  c->add_option("DEST", args->dest, "the directory to extract into")->required()->type_name("");
+  c->add_option("PATH", args->paths, "what to extract (default: /)")->type_name("");
   c->callback([args, run] { *run = [args] { return RunExtract(ToRunExtractArgs(*args)); }; });
 }
 

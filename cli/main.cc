@@ -10,6 +10,7 @@
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
+#include "cli/help_formatter.h"
 
 namespace squashlab::cli {
 namespace {
@@ -33,16 +34,16 @@ std::string CommandName(const CLI::App& root) {
   }
 }
 
-const CLI::App* Deepest(const CLI::App& root) {
-  const CLI::App* app = &root;
-  while (!app->get_subcommands().empty()) app = app->get_subcommands().front();
-  return app;
-}
-
 std::string LowerFirst(std::string s) {
   if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && (s.size() < 2 || !std::isupper(s[1])))
     s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
+}
+
+bool IsCommand(const CLI::App& root, const std::string& name) {
+  for (const CLI::App* sub : root.get_subcommands({}))
+    if (sub->get_name() == name) return true;
+  return false;
 }
 
 void AddHelpCommand(CLI::App* root, CommandRunner* run) {
@@ -52,12 +53,13 @@ void AddHelpCommand(CLI::App* root, CommandRunner* run) {
   c->callback([root, topic, run] {
     *run = [root, topic] {
       if (topic->empty()) {
+        root->clear();  // else help() shows the selected command: `help` itself
         std::cout << root->help();
         return static_cast<int>(kExitOk);
       }
       for (const CLI::App* sub : root->get_subcommands({})) {
         if (sub->get_name() != *topic) continue;
-        std::cout << sub->help();
+        std::cout << sub->help(root->get_name());
         return static_cast<int>(kExitOk);
       }
       return UsageError("help", "no command '" + *topic + "'");
@@ -71,8 +73,8 @@ int Run(int argc, char** argv) {
   CLI::App root("squashlab: a SquashFS reader, and a model of the Linux SquashFS read path that "
                 "explores its concurrency and replays the seed threads' benchmarks.",
                 "squashlab");
+  root.formatter(std::make_shared<HelpFormatter>());
   root.set_version_flag("--version", kVersion, "print the version and exit");
-  root.footer(kExitCodes);
   root.require_subcommand(1);
   CommandRunner run;
   AddInfoCommand(&root, &run);
@@ -83,17 +85,20 @@ int Run(int argc, char** argv) {
   AddReproCommand(&root, &run);
   AddBenchCommand(&root, &run);
   AddHelpCommand(&root, &run);
+  root.footer(kExitCodes);  // after the commands: they would inherit it
   if (argc < 2) {
     std::cerr << root.help();
     return kExitUsage;
   }
+  const std::string first = argv[1];
+  if (first[0] != '-' && !IsCommand(root, first)) return UsageError("", "no command '" + first + "'");
   try {
     root.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    std::cout << Deepest(root)->help();
+    std::cout << root.help();  // the selected command's
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
-    std::cout << Deepest(root)->help("", CLI::AppFormatMode::All);
+    std::cout << root.help("", CLI::AppFormatMode::All);
     return kExitOk;
   } catch (const CLI::CallForVersion&) {
     std::cout << kVersion << "\n";
