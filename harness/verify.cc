@@ -1,4 +1,4 @@
-// This file implements the verify job, its table and JSON, and repro.
+// This file implements the verify job, its table, and repro.
 #include "harness/verify.h"
 
 #include <algorithm>
@@ -23,17 +23,6 @@ uint64_t Hash(const std::vector<int>& v) {
   uint64_t h = 1469598103934665603ULL;
   for (int x : v) h = (h ^ static_cast<uint64_t>(x + 1)) * 1099511628211ULL;
   return h;
-}
-
-std::string JsonEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\', o += c;
-    else if (c == '\n') o += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
-    else o += c;
-  }
-  return o;
 }
 
 StatusOr<std::shared_ptr<const ImageModel>> ImageFor(const std::string& path) {
@@ -340,35 +329,6 @@ std::string FormatFailures(const VerifyResult& r) {
     out += "\n";
   }
   return out;
-}
-
-std::string ToJson(const VerifyResult& r, const VerifyOptions& opt) {
-  std::string o = "{\"strategy\":\"" + JsonEscape(opt.strategy) + "\",\"faults\":\"" +
-                  JsonEscape(opt.faults) + "\",\"device\":\"" + JsonEscape(opt.device) + "\",\"seconds\":" + std::to_string(r.seconds) +
-                  ",\"cells\":[";
-  for (size_t i = 0; i < r.cells.size(); i++) {
-    const CellResult& c = r.cells[i];
-    if (i) o += ",";
-    o += "{\"variant\":\"" + c.variant + "\",\"decomp\":\"" + c.decomp +
-         "\",\"schedules\":" + std::to_string(c.runs) + ",\"distinct\":" + std::to_string(c.distinct) +
-         ",\"pruned\":" + std::to_string(c.pruned) +
-         ",\"exhausted\":" + (c.exhausted ? "true" : "false") +
-         ",\"violations\":" + (c.found ? "1" : "0") + ",\"seconds\":" + std::to_string(c.seconds);
-    if (c.found) {
-      o += ",\"first_failing_run\":" + std::to_string(c.first_failing_run) +
-           ",\"seconds_to_first\":" + std::to_string(c.seconds_to_first) + ",\"scenario\":\"" +
-           JsonEscape(c.scenario) + "\",\"kind\":\"" + ReportKindName(c.minimised.report.kind) +
-           "\",\"title\":\"" + JsonEscape(c.minimised.report.title) + "\",\"report\":\"" +
-           JsonEscape(c.minimised.report.ToString()) + "\",\"token\":\"" +
-           JsonEscape(c.failure.Token(c.scenario).ToString()) + "\",\"minimised_token\":\"" +
-           JsonEscape(c.minimised.Token(c.scenario).ToString()) +
-           "\",\"minimised_preemptions\":" + std::to_string(c.minimised.preemptions) +
-           ",\"minimised_steps\":" + std::to_string(c.minimised.steps) + ",\"schedule\":\"" +
-           JsonEscape(FtraceToReport(c.minimised, "minimised")) + "\"";
-    }
-    o += "}";
-  }
-  return o + "]}\n";
 }
 
 StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace) {

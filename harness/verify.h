@@ -82,7 +82,6 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log);
 std::string FormatTable(const VerifyResult& r);
 // Each failure: report, scenario, token, minimised schedule.
 std::string FormatFailures(const VerifyResult& r);
-std::string ToJson(const VerifyResult& r, const VerifyOptions& opt);
 
 // Explores one scenario (a cell's inner loop), shared with the tests.
 // `opt.faults` and `opt.device` must be those the scenarios were made with
