@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <charconv>
 #include <cstring>
 
@@ -85,6 +86,21 @@ CLI::Validator AtLeast(long min) {
         return "";
       },
       "");
+}
+
+const CLI::Validator& PositiveSeconds() {
+  static const CLI::Validator v(
+      [](const std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !(value > 0) ||
+            value > 1e9)
+          return "'" + text + "' is not a number of seconds above 0";
+        return "";
+      },
+      "");
+  return v;
 }
 
 const CLI::Validator& PlotFile() {

@@ -27,6 +27,9 @@ const CLI::Validator& PlotFile();
 // whole number", "-5 is below 0").
 CLI::Validator AtLeast(long min);
 
+// A number of seconds above 0 ("abc", "-1", "nan" are refused).
+const CLI::Validator& PositiveSeconds();
+
 // "" when `path` passes WritableFile, else why not (for callers outside
 // CLI11).
 std::string CheckWritableFile(const std::string& path);

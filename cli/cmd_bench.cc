@@ -180,12 +180,10 @@ void AddBenchCommand(CLI::App* root, CommandRunner* run) {
       "bench", "Replay a seed thread's experiment in simulate mode on an emulated device.");
   AddBenchOptions(c, args.get());
   c->add_option("--cache", args->opt.cache_dir,
-                "where the mksquashfs images are kept (default: " + DefaultCacheDir() + ")")
+                "where the mksquashfs images are kept (default: $SQUASHLAB_BENCH_CACHE, else "
+                "$TMPDIR/squashlab-bench-UID)")
       ->type_name("DIR")
       ->check(WritableDir());
-  std::string scenarios = "Scenarios:\n";
-  for (const auto& [name, what] : BenchScenarios()) scenarios += "  " + name + ": " + what + "\n";
-  c->footer(scenarios);
   args->calibrate = c->add_subcommand(
       "calibrate", "Measure this machine's codec costs and fit the profiles' CPUs to the seeds.");
   args->calibrate->add_flag("--fit-only", args->fit_only,
@@ -193,6 +191,9 @@ void AddBenchCommand(CLI::App* root, CommandRunner* run) {
   args->calibrate->add_option("--cache", args->opt.cache_dir, "where the images are kept")
       ->type_name("DIR")
       ->check(WritableDir());
+  std::string scenarios = "Scenarios:\n";
+  for (const auto& [name, what] : BenchScenarios()) scenarios += "  " + name + ": " + what + "\n";
+  c->footer(scenarios);
   c->require_subcommand(0, 1);
   c->callback([args, run] { *run = [args] { return RunBenchJob(*args); }; });
 }

@@ -139,7 +139,7 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_option("--time", opt->seconds, "seconds for the whole job when --budget is 0")
       ->capture_default_str()
       ->type_name("S")
-      ->check(CLI::Range(0.001, 1e9));
+      ->check(PositiveSeconds());
   c->add_option("--faults", opt->faults,
                 "eio, reada or bitflip (or an hw_emul fault plan with --device)")
       ->type_name("PLAN");
@@ -152,9 +152,11 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
       ->capture_default_str()
       ->type_name("N")
       ->check(AtLeast(0));
-  c->add_flag("--no-por{false}", opt->por,
-              "exhaustive: the full search (no partial-order reduction, one pass at the bound)");
-  c->add_flag("--no-minimise{false}", opt->minimise, "report failures as found, not minimised");
+  c->add_flag_callback(
+      "--no-por", [opt] { opt->por = opt->iterative = false; },
+      "exhaustive: the full search (no partial-order reduction, one pass at the bound)");
+  c->add_flag_callback(
+      "--no-minimise", [opt] { opt->minimise = false; }, "report failures as found, not minimised");
   c->add_option("--minimise-budget", opt->minimise_budget, "replays to minimise each class")
       ->capture_default_str()
       ->type_name("N")

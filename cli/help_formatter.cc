@@ -2,6 +2,7 @@
 // so that `squashlab CMD --help` reads in an 80-column terminal.
 #include "cli/help_formatter.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace squashlab::cli {
@@ -20,16 +21,23 @@ std::string WrapText(const std::string& text, size_t width) {
   while (std::getline(lines, line)) {
     if (!first_line) out += "\n";
     first_line = false;
-    std::istringstream words(line);
+    // A line's own indent is kept, and continues on its wrapped lines.
+    const size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    const std::string pad(indent, ' ');
+    const std::string hang = indent > 0 ? "  " : "";  // an indented item's own lines
+    std::istringstream words(line.substr(indent));
     std::string word;
     size_t col = 0;
     while (words >> word) {
       if (col > 0 && col + 1 + word.size() > width) {
-        out += "\n";
-        col = 0;
+        out += "\n" + pad + hang;
+        col = indent + hang.size();
       } else if (col > 0) {
         out += " ";
         col++;
+      } else {
+        out += pad;
+        col = indent;
       }
       out += word;
       col += word.size();

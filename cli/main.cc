@@ -49,7 +49,7 @@ bool IsCommand(const CLI::App& root, const std::string& name) {
 void AddHelpCommand(CLI::App* root, CommandRunner* run) {
   auto topic = std::make_shared<std::string>();
   CLI::App* c = root->add_subcommand("help", "Print the help of squashlab or of one command.");
-  c->add_option("COMMAND", *topic, "a command");
+  c->add_option("COMMAND", *topic, "a command")->type_name("");
   c->callback([root, topic, run] {
     *run = [root, topic] {
       if (topic->empty()) {
