@@ -27,6 +27,12 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run);
 void AddReproCommand(CLI::App* root, CommandRunner* run);
 void AddBenchCommand(CLI::App* root, CommandRunner* run);
 
+// One image command alone, parsed as on the command line, with the
+// arguments after its name (command_line.cc).
+int RunInfo(const Args& args);
+int RunLs(const Args& args);
+int RunCat(const Args& args);
+
 // `extract` takes its arguments in the order "[-p N] IMG DEST [PATH...]"
 // (extract_command.cc rebuilds them from the parsed command line).
 int RunExtract(const Args& args);
