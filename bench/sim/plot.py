@@ -17,6 +17,7 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
 except ImportError:
     sys.exit(3)
 
@@ -57,6 +58,11 @@ def size_axis(ax, xs, name):
 
 def megabytes(n):
     return "%.1f MB" % (n / 1e6)
+
+
+def plain_log_ticks(axis):
+    """Log-scale ticks as plain numbers (100, 1000), not 10^n."""
+    axis.set_major_formatter(FuncFormatter(lambda v, _: "%g" % v))
 
 
 def legend_outside(ax, **kw):
@@ -125,8 +131,10 @@ def plot_emmc(res, out):
     vals = [num(r[1]) for r in t["rows"]]  # the MB/s column
     fig, ax = plt.subplots(figsize=(10, 0.5 * len(names) + 1.8))
     for i, (name, v) in enumerate(zip(names, vals)):
-        style = MEASURED_BAR if name.startswith("seed") else dict(color="tab:blue")
-        ax.barh(i, 0 if math.isnan(v) else v, **style)
+        measured = name.startswith("seed")
+        style = MEASURED_BAR if measured else dict(color="tab:blue")
+        ax.barh(i, 0 if math.isnan(v) else v,
+                label=("measured: " if measured else "simulated: ") + name, **style)
         ax.text(0 if math.isnan(v) else v, i, " %.1f" % v, va="center")
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names)
@@ -184,6 +192,7 @@ def plot_latency(res, out):
                            (80, "measured (seed): RT local lock ~80 us", ":")):
         left.axvline(x, color="black", linestyle=style, linewidth=2, label=name)
     left.set_xscale("log")
+    plain_log_ticks(left.xaxis)
     left.set_xlabel("worst wake-up latency (us)")
     left.invert_yaxis()
     left.set_title("worst case")
@@ -202,6 +211,8 @@ def plot_latency(res, out):
                       label=r["variant"] + "/" + r["decomp"])
         ax.set_xscale("log")
         ax.set_yscale("log")
+        plain_log_ticks(ax.xaxis)
+        plain_log_ticks(ax.yaxis)
         ax.set_xlabel("wake-up latency (us)")
         ax.set_ylabel("wake-ups per bucket")
         ax.set_title("%s: latency histogram" % codec)
@@ -213,29 +224,34 @@ def plot_latency(res, out):
     save(fig, out)
 
 
+def draw(res, out):
+    """Draws the figure of `res` (a bench JSON result) into `out`."""
+    s = res["scenario"]
+    if s == "phillip":
+        plot_matrix(res, out)
+    elif s == "emmc":
+        plot_emmc(res, out)
+    elif s == "rt-latency":
+        plot_latency(res, out)
+    elif s == "usb":
+        plot_sweep(res, out, MIB_TO_MB, "dd bs",
+                   "usb, simulated on %s: dd throughput by dd bs (the seed's MiB/s converted)"
+                   % res["profile"])
+    else:
+        plot_sweep(res, out, 1, "squashfs block size",
+                   "%s, simulated on %s: dd bs=64K throughput by block size"
+                   % (s, res["profile"]))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plot.py RESULT.json OUT.png")
     with open(sys.argv[1]) as f:
         res = json.load(f)
-    s, out = res["scenario"], sys.argv[2]
     try:
-        if s == "phillip":
-            plot_matrix(res, out)
-        elif s == "emmc":
-            plot_emmc(res, out)
-        elif s == "rt-latency":
-            plot_latency(res, out)
-        elif s == "usb":
-            plot_sweep(res, out, MIB_TO_MB, "dd bs",
-                       "usb, simulated on %s: dd throughput by dd bs (the seed's MiB/s "
-                       "converted)" % res["profile"])
-        else:
-            plot_sweep(res, out, 1, "squashfs block size",
-                       "%s, simulated on %s: dd bs=64K throughput by block size"
-                       % (s, res["profile"]))
+        draw(res, sys.argv[2])
     except OSError as e:
-        print("plot.py: %s: %s" % (out, e.strerror), file=sys.stderr)
+        print("plot.py: %s: %s" % (sys.argv[2], e.strerror), file=sys.stderr)
         sys.exit(4)
 
 
