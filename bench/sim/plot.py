@@ -107,7 +107,7 @@ def plot_matrix(res, out):
                 (h,) = ax.plot(xs, [num(r[c + 1]) for r in s["rows"]],
                                linestyle="--" if c == 0 else "-", **MEASURED_LINE)
                 handles.setdefault("measured (seed 000, 1024K): " + name, h)
-        ax.set_title(t["title"].split("(")[0].replace("Squashfs: gzip filesystem ", "") +
+        ax.set_title(t["title"].split("(")[0].replace("Squashfs: gzip filesystem ", "").strip() +
                      " (simulated)")
         size_axis(ax, xs, "dd bs")
         ax.set_ylim(0, top * 1.08)
