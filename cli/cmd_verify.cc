@@ -172,8 +172,8 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
       "Explore the schedules of every read-path variant x decompressor strategy on the model "
       "kernel (debug and production) and report every distinct failure class per cell.");
   AddExplorationOptions(c, &args->opt);
-  // Collecting every class used to need --classes; older command lines keep working.
-  c->add_flag_callback("--classes", [] {}, "every class (the default)")->group("");
+  c->add_flag_callback("--classes", [] {},
+                       "collect every class: the default (accepted for older command lines)");
   c->add_flag("--first-only", args->first_only,
               "stop each cell at its first violation instead of collecting every class");
   c->add_option("--expect", args->expect,
