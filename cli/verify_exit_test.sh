@@ -29,5 +29,27 @@ expect_exit 1 --variant async-2013 --decomp single --budget 60 --first-only
 expect_exit 2 --variant async-2013 --expect async-2013
 expect_exit 2 --budget 1 --strategy nosuch
 
+# The verdict reads from the end: the table, then one summary line; the
+# listings only with -v.
+out="$("$bin" verify --decomp single --budget 40 --expect async-2013=fail 2>/dev/null)"
+last="$(printf '%s\n' "$out" | tail -n 1)"
+[[ "$last" == "verdict: 6 cells in "*": as expected" ]] || {
+  echo "FAIL: the last line is not the summary: $last"
+  failures=$((failures + 1))
+}
+[[ "$(printf '%s\n' "$out" | grep -c '^async-2013 ')" -eq 1 ]] || {
+  echo "FAIL: no table row for async-2013"
+  failures=$((failures + 1))
+}
+[[ "$out" != *"# tracer:"* ]] || {
+  echo "FAIL: ftrace listings without -v"
+  failures=$((failures + 1))
+}
+verbose="$("$bin" verify --variant async-2013 --decomp single --budget 40 -v 2>/dev/null)"
+[[ "$verbose" == *"# tracer:"* ]] || {
+  echo "FAIL: no ftrace listing with -v"
+  failures=$((failures + 1))
+}
+
 [[ $failures -eq 0 ]] || exit 1
 echo PASS
