@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the argument checks: writability is decided with
 // stat(2) and access(2) on the path or, for a new name, on its directory.
 #include "cli/arg_checks.h"
@@ -6,8 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 namespace squashlab::cli {
@@ -15,7 +16,8 @@ namespace {
 
 std::string ParentOf(const std::string& path) {
   size_t slash = path.find_last_not_of('/');
-  slash = slash == std::string::npos ? std::string::npos : path.rfind('/', slash);
+  slash =
+      slash == std::string::npos ? std::string::npos : path.rfind('/', slash);
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
@@ -27,7 +29,8 @@ std::string CheckNewName(const std::string& path) {
   struct stat st;
   if (stat(dir.c_str(), &st) != 0)
     return "cannot create " + path + ": " + dir + ": " + std::strerror(errno);
-  if (!S_ISDIR(st.st_mode)) return "cannot create " + path + ": " + dir + " is not a directory";
+  if (!S_ISDIR(st.st_mode))
+    return "cannot create " + path + ": " + dir + " is not a directory";
   if (access(dir.c_str(), W_OK | X_OK) != 0)
     return "cannot create " + path + ": " + dir + ": " + std::strerror(errno);
   return "";
@@ -41,12 +44,14 @@ std::string CheckWritableDir(const std::string& path) {
     return CheckNewName(path);
   }
   if (!S_ISDIR(st.st_mode)) return path + " is not a directory";
-  if (access(path.c_str(), W_OK | X_OK) != 0) return path + ": " + std::strerror(errno);
+  if (access(path.c_str(), W_OK | X_OK) != 0)
+    return path + ": " + std::strerror(errno);
   return "";
 }
 
 bool EndsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  return s.size() >= tail.size() &&
+         s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 }  // namespace
@@ -59,7 +64,8 @@ std::string CheckWritableFile(const std::string& path) {
     return CheckNewName(path);
   }
   if (S_ISDIR(st.st_mode)) return path + " is a directory";
-  if (access(path.c_str(), W_OK) != 0) return path + ": " + std::strerror(errno);
+  if (access(path.c_str(), W_OK) != 0)
+    return path + ": " + std::strerror(errno);
   return "";
 }
 
@@ -94,8 +100,8 @@ const CLI::Validator& PositiveSeconds() {
         char* end = nullptr;
         errno = 0;
         const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !(value > 0) ||
-            value > 1e9)
+        if (text.empty() || end != text.c_str() + text.size() || errno != 0 ||
+            !(value > 0) || value > 1e9)
           return "'" + text + "' is not a number of seconds above 0";
         return "";
       },
@@ -106,7 +112,8 @@ const CLI::Validator& PositiveSeconds() {
 const CLI::Validator& PlotFile() {
   static const CLI::Validator v(
       [](const std::string& path) -> std::string {
-        if (!EndsWith(path, ".png") && !EndsWith(path, ".svg") && !EndsWith(path, ".pdf"))
+        if (!EndsWith(path, ".png") && !EndsWith(path, ".svg") &&
+            !EndsWith(path, ".pdf"))
           return path + ": the plot's name must end in .png, .svg or .pdf";
         return CheckWritableFile(path);
       },

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares the checks the command line makes on its arguments
 // before any work starts: output files and directories must be writable,
 // thread counts in range. Each is a CLI11 validator, so a failed check is a
@@ -5,9 +6,8 @@
 #ifndef SQUASHLAB_CLI_ARG_CHECKS_H_
 #define SQUASHLAB_CLI_ARG_CHECKS_H_
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace squashlab::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file tests the argument checks: writable outputs and whole numbers.
 #include "cli/arg_checks.h"
 
@@ -15,7 +16,9 @@ std::string TmpDir() {
   return t != nullptr ? t : "/tmp";
 }
 
-std::string Check(const CLI::Validator& v, std::string value) { return v(value); }
+std::string Check(const CLI::Validator& v, std::string value) {
+  return v(value);
+}
 
 TEST(WritableFile, NewNameInAWritableDirectoryPasses) {
   EXPECT_EQ(CheckWritableFile(TmpDir() + "/new.json"), "");

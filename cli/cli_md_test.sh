@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file checks that docs/cli.md is what cli/gen_cli_md.sh makes from the
 # binary's help: the command reference cannot drift from the usage text.
 set -euo pipefail

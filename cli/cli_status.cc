@@ -13,7 +13,8 @@ std::string Reason(const std::string& path, const Status& s) {
   const std::string& m = s.message();
   if (path.empty() || m.compare(0, path.size(), path) != 0) return full;
   std::string kind = full.substr(0, full.size() - m.size());  // "not found: "
-  while (!kind.empty() && (kind.back() == ' ' || kind.back() == ':')) kind.pop_back();
+  while (!kind.empty() && (kind.back() == ' ' || kind.back() == ':'))
+    kind.pop_back();
   std::string rest = m.substr(path.size());
   if (!rest.empty() && rest[0] != ' ') return full;  // "/nope2": another path
   return kind + rest;
@@ -23,13 +24,18 @@ std::string Reason(const std::string& path, const Status& s) {
 
 int ExitCodeFor(const Status& s) {
   switch (s.code()) {
-    case StatusCode::kOk: return kExitOk;
-    case StatusCode::kNotFound: return kExitNotFound;
-    case StatusCode::kInvalidArgument: return kExitUsage;
-    case StatusCode::kIoError: return kExitIo;
+    case StatusCode::kOk:
+      return kExitOk;
+    case StatusCode::kNotFound:
+      return kExitNotFound;
+    case StatusCode::kInvalidArgument:
+      return kExitUsage;
+    case StatusCode::kIoError:
+      return kExitIo;
     case StatusCode::kCorruption:
     case StatusCode::kOutOfRange:
-    case StatusCode::kUnsupported: return kExitCorrupt;
+    case StatusCode::kUnsupported:
+      return kExitCorrupt;
   }
   return kExitCorrupt;
 }
@@ -44,8 +50,10 @@ int Fail(const std::string& image, const std::string& path, const Status& s) {
 }
 
 int UsageError(const std::string& command, const std::string& problem) {
-  const std::string who = command.empty() ? "squashlab" : "squashlab " + command;
-  std::fprintf(stderr, "%s: %s\ntry '%s --help'\n", who.c_str(), problem.c_str(), who.c_str());
+  const std::string who =
+      command.empty() ? "squashlab" : "squashlab " + command;
+  std::fprintf(stderr, "%s: %s\ntry '%s --help'\n", who.c_str(),
+               problem.c_str(), who.c_str());
   return kExitUsage;
 }
 

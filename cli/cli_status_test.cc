@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file tests the command line's error messages and exit codes.
 #include "cli/cli_status.h"
 
@@ -10,8 +11,8 @@ namespace squashlab::cli {
 namespace {
 
 // The message Fail prints to stderr.
-std::string FailMessage(const std::string& image, const std::string& path, const Status& s,
-                        int* code) {
+std::string FailMessage(const std::string& image, const std::string& path,
+                        const Status& s, int* code) {
   testing::internal::CaptureStderr();
   *code = Fail(image, path, s);
   return testing::internal::GetCapturedStderr();
@@ -26,9 +27,11 @@ TEST(Fail, SaysAMissingPathOnce) {
 
 TEST(Fail, KeepsWhatTheMessageAddsToThePath) {
   int code = 0;
-  EXPECT_EQ(FailMessage("IMG", "/a/b", Status::NotFound("/a/b (a component is not a directory)"),
-                        &code),
-            "squashlab: IMG: /a/b: not found (a component is not a directory)\n");
+  EXPECT_EQ(
+      FailMessage("IMG", "/a/b",
+                  Status::NotFound("/a/b (a component is not a directory)"),
+                  &code),
+      "squashlab: IMG: /a/b: not found (a component is not a directory)\n");
   // Another path that merely starts like it is not a repetition.
   EXPECT_EQ(FailMessage("IMG", "/a", Status::NotFound("/ab"), &code),
             "squashlab: IMG: /a: not found: /ab\n");
@@ -44,7 +47,8 @@ TEST(Fail, CodesByKind) {
 
 TEST(UsageError, OneLineAndWhereTheHelpIs) {
   testing::internal::CaptureStderr();
-  EXPECT_EQ(UsageError("cat", "the following argument was not expected: -x"), kExitUsage);
+  EXPECT_EQ(UsageError("cat", "the following argument was not expected: -x"),
+            kExitUsage);
   EXPECT_EQ(testing::internal::GetCapturedStderr(),
             "squashlab cat: the following argument was not expected: -x\n"
             "try 'squashlab cat --help'\n");

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file tests the `squashlab` command line as a user meets it: help and
 # --version on stdout with exit 0, usage errors as one line plus where the
 # help is (exit 2) for unknown options, bad numbers, bad choices and outputs

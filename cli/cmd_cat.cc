@@ -2,9 +2,8 @@
 // stdout, decoded in parallel and written in order. A reader that closes
 // the pipe early ends the command quietly (exit 141, as a shell reports for
 // cat).
-#include <memory>
-
 #include <CLI/CLI.hpp>
+#include <memory>
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
@@ -34,7 +33,8 @@ int RunCat(const CatArgs& args) {
     auto inode = img->Lookup(path);
     if (!inode.ok()) return Fail(args.image, path, inode.status());
     if (inode->type != InodeType::kFile)
-      return Fail(args.image, path, Status::InvalidArgument("not a regular file"));
+      return Fail(args.image, path,
+                  Status::InvalidArgument("not a regular file"));
     auto layout = img->Layout(*inode);
     if (!layout.ok()) return Fail(args.image, path, layout.status());
     auto shared = std::make_shared<const FileLayout>(std::move(layout).value());
@@ -57,14 +57,22 @@ int RunCat(const CatArgs& args) {
 
 void AddCatCommand(CLI::App* root, CommandRunner* run) {
   auto args = std::make_shared<CatArgs>();
-  CLI::App* c = root->add_subcommand("cat", "Write the contents of files in the image to stdout.");
-  c->add_option("-p", args->threads, "decoding threads (default: the cores this process may use)")
+  CLI::App* c = root->add_subcommand(
+      "cat", "Write the contents of files in the image to stdout.");
+  c->add_option("-p", args->threads,
+                "decoding threads (default: the cores this process may use)")
       ->type_name("N")
       ->check(CLI::Range(1, 256));
-  c->add_option("IMG", args->image, "the SquashFS image")->required()->type_name("");
-  c->add_option("PATH", args->paths, "files in the image, written in the order given")
-      ->required()->type_name("");
-  c->footer("If stdout is closed early (a pipe into head), cat stops quietly with exit 141.");
+  c->add_option("IMG", args->image, "the SquashFS image")
+      ->required()
+      ->type_name("");
+  c->add_option("PATH", args->paths,
+                "files in the image, written in the order given")
+      ->required()
+      ->type_name("");
+  c->footer(
+      "If stdout is closed early (a pipe into head), cat stops quietly with "
+      "exit 141.");
   c->callback([args, run] { *run = [args] { return RunCat(*args); }; });
 }
 

@@ -1,9 +1,8 @@
 // This file implements `squashlab ls [-l] [-R] IMG [PATH]`: a directory's
 // entries (or, with -R, every path below it), optionally in the long format
 // of `ls -l` / `unsquashfs -lls`.
-#include <memory>
-
 #include <CLI/CLI.hpp>
+#include <memory>
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
@@ -72,7 +71,8 @@ int RunLs(const LsArgs& args) {
         continue;
       }
       auto inode = img->ReadInode(e);
-      st = inode.ok() ? PrintLong(img, WalkItem{"", *inode}, e.name) : inode.status();
+      st = inode.ok() ? PrintLong(img, WalkItem{"", *inode}, e.name)
+                      : inode.status();
     }
   }
   if (st.ok()) st = FlushStdout();
@@ -86,12 +86,21 @@ int RunLs(const LsArgs& args) {
 void AddLsCommand(CLI::App* root, CommandRunner* run) {
   auto args = std::make_shared<LsArgs>();
   CLI::App* c = root->add_subcommand(
-      "ls", "List a directory of the image (or, with -R, every path below it).");
-  c->add_flag("-l", args->long_format, "the long format of ls -l (as unsquashfs -lls prints it)");
-  c->add_flag("-R", args->recursive, "list the whole tree below PATH, one full path a line");
-  c->add_option("IMG", args->image, "the SquashFS image")->required()->type_name("");
-  c->add_option("PATH", args->path, "a directory or file in the image (default: /)")->type_name("");
-  c->footer("If stdout is closed early (a pipe into head), ls stops quietly with exit 141.");
+      "ls",
+      "List a directory of the image (or, with -R, every path below it).");
+  c->add_flag("-l", args->long_format,
+              "the long format of ls -l (as unsquashfs -lls prints it)");
+  c->add_flag("-R", args->recursive,
+              "list the whole tree below PATH, one full path a line");
+  c->add_option("IMG", args->image, "the SquashFS image")
+      ->required()
+      ->type_name("");
+  c->add_option("PATH", args->path,
+                "a directory or file in the image (default: /)")
+      ->type_name("");
+  c->footer(
+      "If stdout is closed early (a pipe into head), ls stops quietly with "
+      "exit 141.");
   c->callback([args, run] { *run = [args] { return RunLs(*args); }; });
 }
 

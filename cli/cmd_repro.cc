@@ -1,11 +1,11 @@
-// This file implements `squashlab repro TOKEN [--image IMG] [--trace-out FILE]`:
-// replays one failure exactly from its replay token and prints its report
-// and schedule (optionally as a Chrome trace JSON, viewable in Perfetto).
+// This file implements `squashlab repro TOKEN [--image IMG] [--trace-out
+// FILE]`: replays one failure exactly from its replay token and prints its
+// report and schedule (optionally as a Chrome trace JSON, viewable in
+// Perfetto).
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/arg_checks.h"
 #include "cli/cli_status.h"
@@ -25,7 +25,8 @@ int RunRepro(const ReproArgs& args) {
   if (!r.ok()) return UsageError("repro", r.status().ToString());
   const squashlab::RunResult& run = r.value();
   if (!run.failed()) std::cout << "no violation in this schedule\n";
-  for (const squashlab::Report& rep : run.reports) std::cout << rep.ToString();  // in order: a run goes on after a warning
+  for (const squashlab::Report& rep : run.reports)
+    std::cout << rep.ToString();  // in order: a run goes on after a warning
   std::cout << run.trace.Ftrace("replay of " + args.token);
   if (!args.trace_out.empty() &&
       !squashlab::WriteChromeTrace(args.trace_out, run.trace, run.report)) {
@@ -39,25 +40,32 @@ int RunRepro(const ReproArgs& args) {
 
 void AddReproCommand(CLI::App* root, CommandRunner* run) {
   auto args = std::make_shared<ReproArgs>();
-  CLI::App* c = root->add_subcommand(
-      "repro", "Replay one failure exactly from its replay token (printed by verify) and print "
-               "its reports and schedule.");
+  CLI::App* c =
+      root->add_subcommand("repro",
+                           "Replay one failure exactly from its replay token "
+                           "(printed by verify) and print "
+                           "its reports and schedule.");
   c->add_option("TOKEN", args->token, "a replay token, sq1:...")
       ->required()
       ->check(CLI::Validator(
           [](const std::string& t) -> std::string {
-            return t.rfind("sq1:", 0) == 0 ? "" : "a replay token starts with sq1:";
+            return t.rfind("sq1:", 0) == 0 ? ""
+                                           : "a replay token starts with sq1:";
           },
           "", "token"));
-  c->add_option("--image", args->image,
-                "the image the token was found on (default: the embedded image)")
+  c->add_option(
+       "--image", args->image,
+       "the image the token was found on (default: the embedded image)")
       ->type_name("IMG");
   c->add_option("--trace-out", args->trace_out,
-                "also write the schedule as a Chrome trace JSON (open in ui.perfetto.dev)")
+                "also write the schedule as a Chrome trace JSON (open in "
+                "ui.perfetto.dev)")
       ->type_name("FILE")
       ->check(WritableFile());
-  c->footer("Exit status: 0 the schedule runs clean, 1 it reproduces a violation, 2 usage "
-            "(or a token that does not parse), 4 the trace could not be written.");
+  c->footer(
+      "Exit status: 0 the schedule runs clean, 1 it reproduces a violation, 2 "
+      "usage "
+      "(or a token that does not parse), 4 the trace could not be written.");
   c->callback([args, run] { *run = [args] { return RunRepro(*args); }; });
 }
 

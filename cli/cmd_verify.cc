@@ -3,13 +3,12 @@
 // It prints, per cell, every distinct failure class found and ends in the
 // verdict table and a one-line summary; the exit status says whether the
 // verdicts met the expectations (cli/verify_expectations.h).
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/arg_checks.h"
 #include "cli/cli_status.h"
@@ -48,14 +47,16 @@ std::vector<std::string> VariantsRun(const VerifyOptions& opt) {
 // Runs the job. By time, with variants expected to fail and others both
 // present, each group gets half of the time: collecting a failing variant's
 // classes on both kernels needs as much as showing the others clean.
-StatusOr<VerifyResult> RunSplitByExpectation(const VerifyOptions& opt, const Expectations& e,
+StatusOr<VerifyResult> RunSplitByExpectation(const VerifyOptions& opt,
+                                             const Expectations& e,
                                              std::ostream* log) {
   std::vector<std::string> fail, clean;
   for (const std::string& v : VariantsRun(opt)) {
     auto it = e.find(v);
     (it != e.end() && it->second ? fail : clean).push_back(v);
   }
-  if (opt.budget > 0 || fail.empty() || clean.empty()) return RunVerify(opt, log);
+  if (opt.budget > 0 || fail.empty() || clean.empty())
+    return RunVerify(opt, log);
   VerifyResult all;
   for (const auto* group : {&clean, &fail}) {
     VerifyOptions part = opt;
@@ -68,10 +69,11 @@ StatusOr<VerifyResult> RunSplitByExpectation(const VerifyOptions& opt, const Exp
   }
   // Back in table order.
   const std::vector<std::string> order = VariantsRun(opt);
-  std::stable_sort(all.cells.begin(), all.cells.end(), [&](const CellResult& a, const CellResult& b) {
-    return std::find(order.begin(), order.end(), a.variant) <
-           std::find(order.begin(), order.end(), b.variant);
-  });
+  std::stable_sort(all.cells.begin(), all.cells.end(),
+                   [&](const CellResult& a, const CellResult& b) {
+                     return std::find(order.begin(), order.end(), a.variant) <
+                            std::find(order.begin(), order.end(), b.variant);
+                   });
   return all;
 }
 
@@ -85,13 +87,16 @@ int RunVerifyJob(VerifyArgs& args) {
     std::string problem = ParseExpectation(e, &expected);
     if (!problem.empty()) return UsageError("verify", "--expect " + problem);
   }
-  std::cerr << "squashlab verify: exploring " << VariantsRun(opt).size() << " variants x "
+  std::cerr << "squashlab verify: exploring " << VariantsRun(opt).size()
+            << " variants x "
             << (opt.decomps.empty() ? DecompNames().size() : opt.decomps.size())
             << " decompressors ("
-            << (opt.budget > 0 ? std::to_string(opt.budget) + " schedules a cell"
-                               : std::to_string(static_cast<long>(opt.seconds)) + " s")
+            << (opt.budget > 0
+                    ? std::to_string(opt.budget) + " schedules a cell"
+                    : std::to_string(static_cast<long>(opt.seconds)) + " s")
             << ")\n";
-  auto res = RunSplitByExpectation(opt, expected, args.verbose ? &std::cerr : nullptr);
+  auto res =
+      RunSplitByExpectation(opt, expected, args.verbose ? &std::cerr : nullptr);
   if (!res.ok()) return UsageError("verify", res.status().ToString());
   if (!args.json.empty()) {
     Status st = WriteVerifyJson(args.json, *res, opt, expected);
@@ -106,27 +111,33 @@ int RunVerifyJob(VerifyArgs& args) {
   ro.listings = args.verbose;
   ro.json = args.json;
   ro.out_dir = args.out_dir;
-  std::cout << FormatVerifyReport(*res, ro) << FormatVerifySummary(*res, expected, unmet);
+  std::cout << FormatVerifyReport(*res, ro)
+            << FormatVerifySummary(*res, expected, unmet);
   return unmet.empty() ? kExitOk : 1;
 }
 
 void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
-  c->add_option("--variant", opt->variants, "a read-path variant to explore (repeatable; "
-                                             "default: all)")
+  c->add_option("--variant", opt->variants,
+                "a read-path variant to explore (repeatable; "
+                "default: all)")
       ->type_name("V")
       ->check(CLI::IsMember(VariantNames()));
-  c->add_option("--decomp", opt->decomps, "a decompressor strategy (repeatable; default: all)")
+  c->add_option("--decomp", opt->decomps,
+                "a decompressor strategy (repeatable; default: all)")
       ->type_name("D")
       ->check(CLI::IsMember(DecompNames()));
-  c->add_option("--workload", opt->workloads, "a workload (repeatable; default: the default set)")
+  c->add_option("--workload", opt->workloads,
+                "a workload (repeatable; default: the default set)")
       ->type_name("W")
       ->check(CLI::IsMember(WorkloadNames()));
   c->add_option("--kernel", opt->kernels,
-                "debug (KASAN, poisoning, DEBUG_VM) or prod (a production slab: freed objects "
+                "debug (KASAN, poisoning, DEBUG_VM) or prod (a production "
+                "slab: freed objects "
                 "reused, consequences play out); repeatable (default: both)")
       ->type_name("K")
       ->check(CLI::IsMember({"debug", "prod"}));
-  c->add_option("--image", opt->image, "a SquashFS image to read (default: the embedded one)")
+  c->add_option("--image", opt->image,
+                "a SquashFS image to read (default: the embedded one)")
       ->type_name("IMG")
       ->check(CLI::ExistingFile);
   c->add_option("--strategy", opt->strategy, "how schedules are chosen")
@@ -136,28 +147,37 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
                 "schedules per variant x decompressor (default 0: by time)")
       ->type_name("N")
       ->check(AtLeast(0));
-  c->add_option("--time", opt->seconds, "seconds for the whole job when --budget is 0")
+  c->add_option("--time", opt->seconds,
+                "seconds for the whole job when --budget is 0")
       ->capture_default_str()
       ->type_name("S")
       ->check(PositiveSeconds());
-  c->add_option("--faults", opt->faults,
-                "eio, reada or bitflip (or an hw_emul fault plan with --device)")
+  c->add_option(
+       "--faults", opt->faults,
+       "eio, reada or bitflip (or an hw_emul fault plan with --device)")
       ->type_name("PLAN");
   c->add_option("--device", opt->device,
-                "an hw_emul device instead of the RAM disk (emmc-hs200, kvm-hdb, usb-stick, "
+                "an hw_emul device instead of the RAM disk (emmc-hs200, "
+                "kvm-hdb, usb-stick, "
                 "qspi-flash, nvme; bs=512|1024|4096)")
       ->type_name("PROFILE[,bs=N]");
-  c->add_option("--seed", opt->seed, "the first seed")->capture_default_str()->type_name("N");
-  c->add_option("--preemption-bound", opt->preemption_bound, "exhaustive: preemptions at most")
+  c->add_option("--seed", opt->seed, "the first seed")
+      ->capture_default_str()
+      ->type_name("N");
+  c->add_option("--preemption-bound", opt->preemption_bound,
+                "exhaustive: preemptions at most")
       ->capture_default_str()
       ->type_name("N")
       ->check(AtLeast(0));
   c->add_flag_callback(
       "--no-por", [opt] { opt->por = opt->iterative = false; },
-      "exhaustive: the full search (no partial-order reduction, one pass at the bound)");
+      "exhaustive: the full search (no partial-order reduction, one pass at "
+      "the bound)");
   c->add_flag_callback(
-      "--no-minimise", [opt] { opt->minimise = false; }, "report failures as found, not minimised");
-  c->add_option("--minimise-budget", opt->minimise_budget, "replays to minimise each class")
+      "--no-minimise", [opt] { opt->minimise = false; },
+      "report failures as found, not minimised");
+  c->add_option("--minimise-budget", opt->minimise_budget,
+                "replays to minimise each class")
       ->capture_default_str()
       ->type_name("N")
       ->check(AtLeast(0));
@@ -167,34 +187,46 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
 
 void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
   auto args = std::make_shared<VerifyArgs>();
-  CLI::App* c = root->add_subcommand(
-      "verify",
-      "Explore the schedules of every read-path variant x decompressor strategy on the model "
-      "kernel (debug and production) and report every distinct failure class per cell.");
+  CLI::App* c =
+      root->add_subcommand("verify",
+                           "Explore the schedules of every read-path variant x "
+                           "decompressor strategy on the model "
+                           "kernel (debug and production) and report every "
+                           "distinct failure class per cell.");
   AddExplorationOptions(c, &args->opt);
-  c->add_flag_callback("--classes", [] {},
-                       "collect every class: the default (accepted for older command lines)");
+  c->add_flag_callback(
+      "--classes", [] {},
+      "collect every class: the default (accepted for older command lines)");
   c->add_flag("--first-only", args->first_only,
-              "stop each cell at its first violation instead of collecting every class");
+              "stop each cell at its first violation instead of collecting "
+              "every class");
   c->add_option("--expect", args->expect,
-                "VARIANT=clean or VARIANT=fail (repeatable); variants not named are expected "
+                "VARIANT=clean or VARIANT=fail (repeatable); variants not "
+                "named are expected "
                 "clean")
       ->type_name("V=clean|fail");
   c->add_flag("-v,--verbose", args->verbose,
-              "progress per cell, and each class's report with its minimised ftrace listing");
-  c->add_option("--json", args->json, "write the result as JSON (docs/schema/verify.schema.json)")
+              "progress per cell, and each class's report with its minimised "
+              "ftrace listing");
+  c->add_option("--json", args->json,
+                "write the result as JSON (docs/schema/verify.schema.json)")
       ->type_name("FILE")
       ->check(WritableFile());
   c->add_option("--out", args->out_dir,
-                "write per class the report, the minimised ftrace listing and a Perfetto trace")
+                "write per class the report, the minimised ftrace listing and "
+                "a Perfetto trace")
       ->type_name("DIR")
       ->check(WritableDir());
   c->footer(
-      "With no --variant and no --expect, the job expects what the seed thread found: "
-      "async-2013 fails, every other variant is clean. By time (no --budget), variants expected "
-      "to fail get half of it, the others the other half; in each cell the last quarter "
+      "With no --variant and no --expect, the job expects what the seed thread "
+      "found: "
+      "async-2013 fails, every other variant is clean. By time (no --budget), "
+      "variants expected "
+      "to fail get half of it, the others the other half; in each cell the "
+      "last quarter "
       "minimises the classes found.\n"
-      "Exit status: 0 every verdict as expected, 1 a violation found where none was expected "
+      "Exit status: 0 every verdict as expected, 1 a violation found where "
+      "none was expected "
       "(or none where one was), 2 usage, 4 an output could not be written.");
   c->callback([args, run] { *run = [args] { return RunVerifyJob(*args); }; });
 }

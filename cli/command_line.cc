@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the root of the `squashlab` CLI11 command tree (every
 // command's help and options are registered by its Add*Command function),
 // `help [COMMAND]`, `--version`, and how parse errors are reported.
+#include "cli/command_line.h"
+
+#include <CLI/CLI.hpp>
 #include <cctype>
 #include <iostream>
 #include <memory>
 
-#include <CLI/CLI.hpp>
-
 #include "cli/cli_status.h"
-#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/help_formatter.h"
 
@@ -18,8 +19,10 @@ namespace {
 constexpr const char* kVersion = "squashlab 0.9";
 
 constexpr const char* kExitCodes =
-    "Exit status of the image commands: 0 ok, 1 path not in the image, 2 usage, 3 corrupt or "
-    "unsupported image, 4 host I/O error, 141 stdout closed early (cat, ls). verify and repro: "
+    "Exit status of the image commands: 0 ok, 1 path not in the image, 2 "
+    "usage, 3 corrupt or "
+    "unsupported image, 4 host I/O error, 141 stdout closed early (cat, ls). "
+    "verify and repro: "
     "see their help.";
 
 // The command a parse error belongs to: the deepest one parsed.
@@ -41,7 +44,8 @@ Args Prepend(const std::string& command, const Args& args) {
 }
 
 std::string LowerFirst(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && (s.size() < 2 || !std::isupper(s[1])))
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' &&
+      (s.size() < 2 || !std::isupper(s[1])))
     s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
 }
@@ -54,7 +58,8 @@ bool IsCommand(const CLI::App& root, const std::string& name) {
 
 void AddHelpCommand(CLI::App* root, CommandRunner* run) {
   auto topic = std::make_shared<std::string>();
-  CLI::App* c = root->add_subcommand("help", "Print the help of squashlab or of one command.");
+  CLI::App* c = root->add_subcommand(
+      "help", "Print the help of squashlab or of one command.");
   c->add_option("COMMAND", *topic, "a command")->type_name("");
   c->callback([root, topic, run] {
     *run = [root, topic] {
@@ -75,10 +80,13 @@ void AddHelpCommand(CLI::App* root, CommandRunner* run) {
 
 }  // namespace
 
-int RunCommandLine(const Args& args, const std::vector<AddCommandFn>& commands) {
-  CLI::App root("squashlab: a SquashFS reader, and a model of the Linux SquashFS read path that "
-                "explores its concurrency and replays the seed threads' benchmarks.",
-                "squashlab");
+int RunCommandLine(const Args& args,
+                   const std::vector<AddCommandFn>& commands) {
+  CLI::App root(
+      "squashlab: a SquashFS reader, and a model of the Linux SquashFS read "
+      "path that "
+      "explores its concurrency and replays the seed threads' benchmarks.",
+      "squashlab");
   root.formatter(std::make_shared<HelpFormatter>());
   root.set_version_flag("--version", kVersion, "print the version and exit");
   root.require_subcommand(1);
@@ -91,9 +99,11 @@ int RunCommandLine(const Args& args, const std::vector<AddCommandFn>& commands) 
     return kExitUsage;
   }
   const std::string& first = args[0];
-  if (first[0] != '-' && !IsCommand(root, first)) return UsageError("", "no command '" + first + "'");
+  if (first[0] != '-' && !IsCommand(root, first))
+    return UsageError("", "no command '" + first + "'");
   try {
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them so
+    std::vector<std::string> reversed(args.rbegin(),
+                                      args.rend());  // CLI11 takes them so
     root.parse(reversed);
   } catch (const CLI::CallForHelp&) {
     std::cout << root.help();  // the selected command's
@@ -110,8 +120,14 @@ int RunCommandLine(const Args& args, const std::vector<AddCommandFn>& commands) 
   return run ? run() : kExitUsage;
 }
 
-int RunInfo(const Args& args) { return RunCommandLine(Prepend("info", args), {AddInfoCommand}); }
-int RunLs(const Args& args) { return RunCommandLine(Prepend("ls", args), {AddLsCommand}); }
-int RunCat(const Args& args) { return RunCommandLine(Prepend("cat", args), {AddCatCommand}); }
+int RunInfo(const Args& args) {
+  return RunCommandLine(Prepend("info", args), {AddInfoCommand});
+}
+int RunLs(const Args& args) {
+  return RunCommandLine(Prepend("ls", args), {AddLsCommand});
+}
+int RunCat(const Args& args) {
+  return RunCommandLine(Prepend("cat", args), {AddCatCommand});
+}
 
 }  // namespace squashlab::cli

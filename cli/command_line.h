@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares the entry point of the `squashlab` command line: parse
 // the arguments against a set of commands and run the one selected.
 #ifndef SQUASHLAB_CLI_COMMAND_LINE_H_

@@ -1,9 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file registers `squashlab extract` on the command line: its help
 // text and options, parsed by CLI11 and handed to RunExtract (cmd_extract.cc)
 // in the argument order that function takes.
-#include <memory>
-
 #include <CLI/CLI.hpp>
+#include <memory>
 
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -28,15 +28,25 @@ Args ToRunExtractArgs(const ExtractArgs& a) {
 void AddExtractCommand(CLI::App* root, CommandRunner* run) {
   auto args = std::make_shared<ExtractArgs>();
   CLI::App* c = root->add_subcommand(
-      "extract", "Extract the image (or the PATHs in it) into the directory DEST, with owners, "
-                 "modes, times, xattrs, hard links and special files.");
-  c->add_option("-p", args->threads, "decoding threads (default: the cores this process may use)")
+      "extract",
+      "Extract the image (or the PATHs in it) into the directory DEST, with "
+      "owners, "
+      "modes, times, xattrs, hard links and special files.");
+  c->add_option("-p", args->threads,
+                "decoding threads (default: the cores this process may use)")
       ->type_name("N")
       ->check(CLI::Range(1, 256));
-  c->add_option("IMG", args->image, "the SquashFS image")->required()->type_name("");
-  c->add_option("DEST", args->dest, "the directory to extract into")->required()->type_name("");
-  c->add_option("PATH", args->paths, "what to extract (default: /)")->type_name("");
-  c->callback([args, run] { *run = [args] { return RunExtract(ToRunExtractArgs(*args)); }; });
+  c->add_option("IMG", args->image, "the SquashFS image")
+      ->required()
+      ->type_name("");
+  c->add_option("DEST", args->dest, "the directory to extract into")
+      ->required()
+      ->type_name("");
+  c->add_option("PATH", args->paths, "what to extract (default: /)")
+      ->type_name("");
+  c->callback([args, run] {
+    *run = [args] { return RunExtract(ToRunExtractArgs(*args)); };
+  });
 }
 
 }  // namespace squashlab::cli

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file writes docs/cli.md, the command reference, from the command
 # line's own help text (the one source of usage): `squashlab --help`, then
 # `squashlab help COMMAND` for every command it lists, and the nested ones.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the help layout: CLI11's sections, with text wrapped
 // so that `squashlab CMD --help` reads in an 80-column terminal.
 #include "cli/help_formatter.h"
@@ -24,7 +25,8 @@ std::string WrapText(const std::string& text, size_t width) {
     // A line's own indent is kept, and continues on its wrapped lines.
     const size_t indent = std::min(line.find_first_not_of(' '), line.size());
     const std::string pad(indent, ' ');
-    const std::string hang = indent > 0 ? "  " : "";  // an indented item's own lines
+    const std::string hang =
+        indent > 0 ? "  " : "";  // an indented item's own lines
     std::istringstream words(line.substr(indent));
     std::string word;
     size_t col = 0;
@@ -61,7 +63,8 @@ std::string HelpFormatter::make_footer(const CLI::App* app) const {
 std::string HelpFormatter::make_subcommand(const CLI::App* sub) const {
   std::stringstream out;
   CLI::detail::format_help(out, sub->get_display_name(true),
-                           WrapText(sub->get_description(), kWidth - kColumn), kColumn);
+                           WrapText(sub->get_description(), kWidth - kColumn),
+                           kColumn);
   return out.str();
 }
 

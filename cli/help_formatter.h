@@ -1,11 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares the help layout of the `squashlab` command line: CLI11's
 // own, with descriptions, footers and option texts wrapped to 80 columns.
 #ifndef SQUASHLAB_CLI_HELP_FORMATTER_H_
 #define SQUASHLAB_CLI_HELP_FORMATTER_H_
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace squashlab::cli {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file tests the wrapping of help text.
 #include "cli/help_formatter.h"
 
@@ -10,7 +11,8 @@ namespace {
 
 TEST(WrapText, NoLineLongerThanTheWidth) {
   const std::string text =
-      "With no --variant and no --expect, the job expects what the seed thread found: "
+      "With no --variant and no --expect, the job expects what the seed thread "
+      "found: "
       "async-2013 fails, every other variant is clean.";
   std::istringstream lines(WrapText(text, 30));
   std::string line;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file validates real `squashlab verify --json` and `squashlab bench
 # --json` output files (small runs) against docs/schema/*.schema.json.
 set -euo pipefail

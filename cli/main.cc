@@ -4,7 +4,8 @@
 
 int main(int argc, char** argv) {
   using namespace squashlab::cli;
-  return RunCommandLine(Args(argv + 1, argv + argc),
-                        {AddInfoCommand, AddLsCommand, AddCatCommand, AddExtractCommand,
-                         AddVerifyCommand, AddReproCommand, AddBenchCommand});
+  return RunCommandLine(
+      Args(argv + 1, argv + argc),
+      {AddInfoCommand, AddLsCommand, AddCatCommand, AddExtractCommand,
+       AddVerifyCommand, AddReproCommand, AddBenchCommand});
 }

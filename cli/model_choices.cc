@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the lists of names the command line accepts, read
 // from the model's and the benchmarks' own tables.
 #include "cli/model_choices.h"
 
 #include "bench/sim/bench.h"
 #include "bench/sim/calibration.h"
-#include "hw_emul/profile.h"
 #include "harness/scenarios.h"
+#include "hw_emul/profile.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
 

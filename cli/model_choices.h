@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares the names the command line accepts for the model's
 // choices (read-path variants, decompressor strategies, workloads, CPU
 // profiles), taken from the tables that define them.
@@ -9,9 +10,9 @@
 
 namespace squashlab::cli {
 
-std::vector<std::string> VariantNames();     // AllReadPaths()
-std::vector<std::string> DecompNames();      // AllDecompressors()
-std::vector<std::string> WorkloadNames();    // Workloads()
+std::vector<std::string> VariantNames();        // AllReadPaths()
+std::vector<std::string> DecompNames();         // AllDecompressors()
+std::vector<std::string> WorkloadNames();       // Workloads()
 std::vector<std::string> BenchScenarioNames();  // BenchScenarios()
 // hw_emul profiles with a calibrated CPU (bench's --profile).
 std::vector<std::string> BenchProfileNames();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements stdout writes that tell a closed pipe (EPIPE) from
 // other write errors.
 #include "cli/stdout_sink.h"

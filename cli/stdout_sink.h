@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares the output path of commands that stream to stdout
 // (cat, ls): writes that notice when the reader of a pipe has gone away, so
 // that `squashlab cat IMG f | head` stops quietly, as cat does.

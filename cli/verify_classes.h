@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares one view of what a verify cell found: its distinct
 // failure classes (kind and title), each with the kernel it was found on,
 // when it was first found and its replay tokens, whether the job collected
@@ -13,15 +14,15 @@
 namespace squashlab::cli {
 
 struct FoundClass {
-  std::string kind;      // ReportKindName
-  std::string title;     // the kernel-style first line
-  std::string kernel;    // "debug" or "prod"
-  std::string scenario;  // the scenario's name
+  std::string kind;         // ReportKindName
+  std::string title;        // the kernel-style first line
+  std::string kernel;       // "debug" or "prod"
+  std::string scenario;     // the scenario's name
   long first_schedule = 0;  // schedules explored up to and including it
   double seconds_to_first = 0;
-  std::string token;            // replays the run as found
-  std::string minimised_token;  // replays the minimised run
-  const RunResult* found = nullptr;      // points into the CellResult
+  std::string token;                 // replays the run as found
+  std::string minimised_token;       // replays the minimised run
+  const RunResult* found = nullptr;  // points into the CellResult
   const RunResult* minimised = nullptr;
 };
 

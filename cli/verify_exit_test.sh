@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file tests `squashlab verify`'s exit status on small budgets: 0 when
 # every verdict is as expected, 1 when a violation is found where none was
 # expected (or none where one was), 2 for usage errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares what a `squashlab verify` run is expected to find, per
 // read-path variant ("clean" or "fail"), and the check of a result against
 // it: the verify command's exit status is 0 exactly when every expectation
@@ -33,7 +34,8 @@ Expectations AllClean(const std::vector<std::string>& variants);
 
 // One line per cell whose verdict differs from its expectation (cells of
 // variants without one are expected clean); empty when all hold.
-std::vector<std::string> UnmetExpectations(const VerifyResult& r, const Expectations& e);
+std::vector<std::string> UnmetExpectations(const VerifyResult& r,
+                                           const Expectations& e);
 
 }  // namespace squashlab::cli
 

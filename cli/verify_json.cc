@@ -1,9 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements verify's JSON output through nlohmann-json
 // (ordered_json: keys in the order written, so the output is stable).
 #include "cli/verify_json.h"
 
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/verify_classes.h"
@@ -52,18 +52,15 @@ std::string VerifyJson(const VerifyResult& r, const VerifyOptions& opt,
                        const Expectations& expected) {
   ordered_json cells = ordered_json::array();
   for (const CellResult& c : r.cells) cells.push_back(CellJson(c, expected));
-  ordered_json j = {{"strategy", opt.strategy},
-                    {"faults", opt.faults},
-                    {"device", opt.device},
-                    {"seed", opt.seed},
-                    {"budget", opt.budget},
-                    {"seconds", r.seconds},
+  ordered_json j = {{"strategy", opt.strategy}, {"faults", opt.faults},
+                    {"device", opt.device},     {"seed", opt.seed},
+                    {"budget", opt.budget},     {"seconds", r.seconds},
                     {"cells", std::move(cells)}};
   return j.dump(2) + "\n";
 }
 
-Status WriteVerifyJson(const std::string& path, const VerifyResult& r, const VerifyOptions& opt,
-                       const Expectations& expected) {
+Status WriteVerifyJson(const std::string& path, const VerifyResult& r,
+                       const VerifyOptions& opt, const Expectations& expected) {
   std::ofstream out(path, std::ios::binary);
   out << VerifyJson(r, opt, expected);
   out.close();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares verify's JSON output (its shape is
 // docs/schema/verify.schema.json): the options, the expectations, and per
 // cell its counts and every failure class with its replay tokens.
@@ -19,8 +20,8 @@ namespace squashlab::cli {
 std::string VerifyJson(const VerifyResult& r, const VerifyOptions& opt,
                        const Expectations& expected);
 
-Status WriteVerifyJson(const std::string& path, const VerifyResult& r, const VerifyOptions& opt,
-                       const Expectations& expected);
+Status WriteVerifyJson(const std::string& path, const VerifyResult& r,
+                       const VerifyOptions& opt, const Expectations& expected);
 
 }  // namespace squashlab::cli
 

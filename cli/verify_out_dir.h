@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares `squashlab verify --out DIR`: per failure class of each
 // cell, three files named VARIANT.DECOMP.N-KIND: the report with its tokens
 // (.report.txt), the minimised ftrace listing (.ftrace.txt) and the

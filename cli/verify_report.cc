@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements verify's text verdict. Classes are labelled A, B, ...
 // in the order first found, so that the table can name them in one column
 // and each report is printed once however many cells found it.
@@ -20,7 +21,8 @@ std::string Printf(const char* fmt, auto... args) {
 }
 
 std::string Label(size_t i) {
-  return i < 26 ? std::string(1, static_cast<char>('A' + i)) : "Z" + std::to_string(i - 25);
+  return i < 26 ? std::string(1, static_cast<char>('A' + i))
+                : "Z" + std::to_string(i - 25);
 }
 
 // Class key -> label, in the order first found.
@@ -58,31 +60,36 @@ std::string FormatClasses(const VerifyResult& r, Labels* labels) {
       if (labels->count(KeyOf(c))) continue;
       const std::string label = Label(labels->size());
       (*labels)[KeyOf(c)] = label;
-      out += Printf("  [%s] %-19s %s%s\n", label.c_str(), c.kind.c_str(), c.title.c_str(),
-                    TaskNote(c).c_str());
+      out += Printf("  [%s] %-19s %s%s\n", label.c_str(), c.kind.c_str(),
+                    c.title.c_str(), TaskNote(c).c_str());
     }
   }
-  return out.empty() ? out : "failure classes (the kernel's title of each):\n" + out + "\n";
+  return out.empty()
+             ? out
+             : "failure classes (the kernel's title of each):\n" + out + "\n";
 }
 
 std::string FormatListings(const VerifyResult& r) {
   std::string out;
   for (const CellResult& cell : r.cells) {
     for (const FoundClass& c : FoundClasses(cell)) {
-      out += "==== " + cell.variant + " x " + cell.decomp + ", " + c.kernel + " kernel: " +
-             c.title + "\n" + c.minimised->report.ToString() + "replay token: " +
-             c.minimised_token + "\n" + MinimisedListing(c) + "\n";
+      out += "==== " + cell.variant + " x " + cell.decomp + ", " + c.kernel +
+             " kernel: " + c.title + "\n" + c.minimised->report.ToString() +
+             "replay token: " + c.minimised_token + "\n" + MinimisedListing(c) +
+             "\n";
     }
   }
   return out;
 }
 
-std::string FormatDetailsPointer(const VerifyReportOptions& opt, bool any_class) {
+std::string FormatDetailsPointer(const VerifyReportOptions& opt,
+                                 bool any_class) {
   if (!any_class) return "";
   std::string out = "details: `squashlab repro TOKEN` replays a class";
   if (!opt.listings) out += "; -v prints the minimised schedules";
-  out += opt.out_dir.empty() ? "; --out DIR writes reports, schedules and Perfetto traces"
-                             : "; reports, schedules and Perfetto traces are in " + opt.out_dir;
+  out += opt.out_dir.empty()
+             ? "; --out DIR writes reports, schedules and Perfetto traces"
+             : "; reports, schedules and Perfetto traces are in " + opt.out_dir;
   if (!opt.json.empty()) out += "; JSON in " + opt.json;
   return out + "\n\n";
 }
@@ -98,23 +105,26 @@ std::string FormatClassRows(const CellResult& cell, const Labels& labels) {
     size_t j = i + 1;
     for (; j < classes.size() && classes[j].token == c.token; j++)
       names += "," + labels.at(KeyOf(classes[j]));
-    out += Printf("  %-9s %-5s %6ld sched %6.2f s  %s\n", ("[" + names + "]").c_str(),
-                  c.kernel.c_str(), c.first_schedule, c.seconds_to_first,
-                  c.minimised_token.c_str());
+    out +=
+        Printf("  %-9s %-5s %6ld sched %6.2f s  %s\n",
+               ("[" + names + "]").c_str(), c.kernel.c_str(), c.first_schedule,
+               c.seconds_to_first, c.minimised_token.c_str());
     i = j;
   }
   return out;
 }
 
 std::string FormatTable(const VerifyResult& r, const Labels& labels) {
-  std::string out = Printf("%-19s %-17s %9s  %s\n", "variant", "decompressor", "schedules",
-                           "verdict; [classes] kernel, first found after, replay token");
+  std::string out =
+      Printf("%-19s %-17s %9s  %s\n", "variant", "decompressor", "schedules",
+             "verdict; [classes] kernel, first found after, replay token");
   for (const CellResult& cell : r.cells) {
     const size_t n = ShownClasses(cell).size();
-    std::string verdict = n == 0 ? (cell.exhausted ? "clean (exhausted)" : "clean")
-                                 : std::to_string(n) + (n == 1 ? " class" : " classes");
-    out += Printf("%-19s %-17s %9ld  %s\n", cell.variant.c_str(), cell.decomp.c_str(), cell.runs,
-                  verdict.c_str());
+    std::string verdict =
+        n == 0 ? (cell.exhausted ? "clean (exhausted)" : "clean")
+               : std::to_string(n) + (n == 1 ? " class" : " classes");
+    out += Printf("%-19s %-17s %9ld  %s\n", cell.variant.c_str(),
+                  cell.decomp.c_str(), cell.runs, verdict.c_str());
     out += FormatClassRows(cell, labels);
   }
   return out;
@@ -122,7 +132,8 @@ std::string FormatTable(const VerifyResult& r, const Labels& labels) {
 
 }  // namespace
 
-std::string FormatVerifyReport(const VerifyResult& r, const VerifyReportOptions& opt) {
+std::string FormatVerifyReport(const VerifyResult& r,
+                               const VerifyReportOptions& opt) {
   Labels labels;
   std::string classes = FormatClasses(r, &labels);
   std::string out = opt.listings ? FormatListings(r) : "";
@@ -130,14 +141,16 @@ std::string FormatVerifyReport(const VerifyResult& r, const VerifyReportOptions&
   return out + FormatTable(r, labels);
 }
 
-std::string FormatVerifySummary(const VerifyResult& r, const Expectations& expected,
+std::string FormatVerifySummary(const VerifyResult& r,
+                                const Expectations& expected,
                                 const std::vector<std::string>& unmet) {
   size_t clean = 0, failing = 0;
   std::map<std::string, std::set<std::string>> classes_by_variant;
   for (const CellResult& cell : r.cells) {
     const std::vector<FoundClass> shown = ShownClasses(cell);
     (shown.empty() ? clean : failing)++;
-    for (const FoundClass& c : shown) classes_by_variant[cell.variant].insert(KeyOf(c));
+    for (const FoundClass& c : shown)
+      classes_by_variant[cell.variant].insert(KeyOf(c));
   }
   std::string failing_text;
   for (const auto& [variant, keys] : classes_by_variant)
@@ -150,9 +163,11 @@ std::string FormatVerifySummary(const VerifyResult& r, const Expectations& expec
   for (const auto& [variant, fail] : expected)
     if (fail) expected_fail += (expected_fail.empty() ? "" : ", ") + variant;
   if (expected_fail.empty()) expected_fail = "none";
-  out += Printf("verdict: %zu cells in %.0f s, %zu clean, %zu failing%s; expected to fail: %s: %s\n",
-                r.cells.size(), r.seconds, clean, failing, failing_text.c_str(),
-                expected_fail.c_str(), unmet.empty() ? "as expected" : "NOT as expected");
+  out += Printf(
+      "verdict: %zu cells in %.0f s, %zu clean, %zu failing%s; expected to "
+      "fail: %s: %s\n",
+      r.cells.size(), r.seconds, clean, failing, failing_text.c_str(),
+      expected_fail.c_str(), unmet.empty() ? "as expected" : "NOT as expected");
   return out;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares the text verdict of `squashlab verify`: the distinct
 // failure classes with their kernel-style reports, the table of cells with
 // every class each found (kernel, schedules and seconds to the first, the
@@ -23,10 +24,12 @@ struct VerifyReportOptions {
 };
 
 // Everything but the summary: the classes, where the details are, the table.
-std::string FormatVerifyReport(const VerifyResult& r, const VerifyReportOptions& opt);
+std::string FormatVerifyReport(const VerifyResult& r,
+                               const VerifyReportOptions& opt);
 
 // The unmet expectations, one a line, then one summary line.
-std::string FormatVerifySummary(const VerifyResult& r, const Expectations& expected,
+std::string FormatVerifySummary(const VerifyResult& r,
+                                const Expectations& expected,
                                 const std::vector<std::string>& unmet);
 
 }  // namespace squashlab::cli

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """This file checks the figures bench/sim/plot.py draws from real `squashlab
 bench --json` results against what makes them readable: text of 10 pt or
 more, "simulated" in the title, size ticks as 4K..1024K (no 2^n), MB/s as

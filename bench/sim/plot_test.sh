@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file draws every scenario's figure from a small real `squashlab bench
 # --json` run and checks it with plot_test.py (needs matplotlib).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """This file checks JSON outputs against their JSON Schema.
 
 usage: validate_json.py SCHEMA DOC...
