@@ -71,6 +71,7 @@ expect_usage_error verify verify --budget -5
 expect_usage_error verify verify --time abc
 expect_usage_error verify verify --variant nosuch
 expect_usage_error verify verify --expect async-2013=maybe --budget 1
+expect_usage_error verify verify --expect async-2031=fail --budget 1
 expect_usage_error verify verify --json /nonexistent/v.json
 expect_usage_error verify verify --out /nonexistent/dir
 expect_usage_error bench bench phillip --jobs abc

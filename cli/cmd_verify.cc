@@ -87,6 +87,10 @@ int RunVerifyJob(VerifyArgs& args) {
     std::string problem = ParseExpectation(e, &expected);
     if (!problem.empty()) return UsageError("verify", "--expect " + problem);
   }
+  const std::vector<std::string> known = VariantNames();
+  for (const auto& [variant, fail] : expected)
+    if (std::find(known.begin(), known.end(), variant) == known.end())
+      return UsageError("verify", "--expect: no variant '" + variant + "'");
   std::cerr << "squashlab verify: exploring " << VariantsRun(opt).size()
             << " variants x "
             << (opt.decomps.empty() ? DecompNames().size() : opt.decomps.size())
