@@ -1,14 +1,18 @@
 // This file implements codec_ceiling: the single-thread decode rate of one
 // file of a SquashFS image, block by block, through the reader's DataReader.
 // It is the ceiling the parallel `squashlab cat` is measured against (this
-// rate times the number of cores). Prints one JSON object on stdout.
+// rate times the number of cores). Prints one JSON object on stdout
+// (nlohmann-json).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "reader/decompressor.h"
 #include "reader/image.h"
@@ -79,15 +83,19 @@ int main(int argc, char** argv) {
   const double mb = 1e6;
   const double all_rate = layout->file_size / best_all / mb;
   const double codec_rate = best_codec > 0 && codec_out ? codec_out / best_codec / mb : 0;
-  std::printf(
-      "{\"file_bytes\": %llu, \"chunks\": %llu, \"seconds\": %.4f, "
-      "\"single_thread_MBps\": %.1f, \"codec_blocks\": %llu, \"codec_in_bytes\": %llu, "
-      "\"codec_out_bytes\": %llu, \"codec_seconds\": %.4f, \"codec_MBps\": %.1f, "
-      "\"cores\": %u, \"ceiling_MBps\": %.1f}\n",
-      static_cast<unsigned long long>(layout->file_size),
-      static_cast<unsigned long long>(layout->chunk_count()), best_all, all_rate,
-      static_cast<unsigned long long>(layout->blocks.size()),
-      static_cast<unsigned long long>(codec_in), static_cast<unsigned long long>(codec_out),
-      best_codec, codec_rate, cores, all_rate * cores);
+  auto round_to = [](double v, double scale) { return std::round(v * scale) / scale; };
+  const nlohmann::ordered_json j = {
+      {"file_bytes", layout->file_size},
+      {"chunks", layout->chunk_count()},
+      {"seconds", round_to(best_all, 1e4)},
+      {"single_thread_MBps", round_to(all_rate, 10)},
+      {"codec_blocks", layout->blocks.size()},
+      {"codec_in_bytes", codec_in},
+      {"codec_out_bytes", codec_out},
+      {"codec_seconds", round_to(best_codec, 1e4)},
+      {"codec_MBps", round_to(codec_rate, 10)},
+      {"cores", cores},
+      {"ceiling_MBps", round_to(all_rate * cores, 10)}};
+  std::printf("%s\n", j.dump().c_str());
   return 0;
 }

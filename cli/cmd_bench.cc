@@ -7,16 +7,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/sim/bench.h"
 #include "bench/sim/calibration.h"
+#include "cli/arg_checks.h"
+#include "cli/cli_status.h"
+#include "cli/commands.h"
+#include "cli/model_choices.h"
 
 namespace squashlab {
 const char* BenchPlotScript();  // plot_py.cc (generated from bench/sim/plot.py)
@@ -25,25 +31,13 @@ const char* BenchPlotScript();  // plot_py.cc (generated from bench/sim/plot.py)
 namespace squashlab::cli {
 namespace {
 
-constexpr const char* kBenchUsage =
-    "usage: squashlab bench SCENARIO [--profile P] [--variant V]... [--decomp D]...\n"
-    "                       [--json FILE] [--csv FILE] [--plot FILE.png] [--size MIB]\n"
-    "                       [--jobs N] [--small] [--cache DIR]\n"
-    "       squashlab bench calibrate [--fit-only] [--cache DIR]\n"
-    "scenarios:\n";
-
-int Usage(const std::string& problem) {
-  if (!problem.empty()) std::cerr << "squashlab bench: " << problem << "\n";
-  std::cerr << kBenchUsage;
-  for (const auto& [name, what] : squashlab::BenchScenarios())
-    std::cerr << "  " << name << std::string(12 - std::min<size_t>(name.size(), 11), ' ') << what
-              << "\n";
-  std::cerr << "  --jobs N    run cells on N threads (results do not depend on it)\n"
-               "  --small     a reduced grid (seconds)\n"
-               "  --cache DIR where the mksquashfs images are kept (default "
-            << squashlab::DefaultCacheDir() << ")\n";
-  return 2;
-}
+struct BenchArgs {
+  BenchOptions opt;
+  uint64_t size_mib = 0;
+  std::string json, csv, plot;
+  bool fit_only = false;
+  CLI::App* calibrate = nullptr;
+};
 
 bool WriteFile(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -71,9 +65,10 @@ int RunProgram(const std::vector<std::string>& argv) {
 int Plot(const std::string& json_text, const std::string& png) {
   char dir[] = "/tmp/squashlab-plot-XXXXXX";
   if (::mkdtemp(dir) == nullptr) return 4;
-  std::string script = std::string(dir) + "/plot.py", json = std::string(dir) + "/result.json";
+  std::string script = std::string(dir) + "/plot.py",
+              json = std::string(dir) + "/result.json";
   int rc = 3;
-  if (WriteFile(script, squashlab::BenchPlotScript()) && WriteFile(json, json_text)) {
+  if (WriteFile(script, BenchPlotScript()) && WriteFile(json, json_text)) {
     for (const char* py : {"python3", "/usr/bin/python3"}) {
       rc = RunProgram({py, script, json, png});
       if (rc == 0) break;
@@ -83,87 +78,147 @@ int Plot(const std::string& json_text, const std::string& png) {
   std::remove(json.c_str());
   ::rmdir(dir);
   if (rc == 3 || rc == 127)
-    std::cerr << "squashlab bench: no python3 with matplotlib found: --plot skipped "
-                 "(apt-get install python3-matplotlib)\n";
+    std::cerr
+        << "squashlab bench: no python3 with matplotlib found: --plot skipped "
+           "(apt-get install python3-matplotlib)\n";
   else if (rc != 0)
-    std::cerr << "squashlab bench: the plot script failed (exit " << rc << ")\n";
+    std::cerr << "squashlab bench: the plot script failed (exit " << rc
+              << ")\n";
   else
     std::cerr << "squashlab bench: wrote " << png << "\n";
   return rc;
 }
 
 int Calibrate(const std::string& cache, bool fit_only) {
-  std::string dir = cache.empty() ? squashlab::DefaultCacheDir() : cache;
+  std::string dir = cache.empty() ? DefaultCacheDir() : cache;
   // --fit-only: refit the profiles over the committed codec costs (after a
   // model change), without measuring this machine again.
-  auto host = fit_only ? squashlab::StatusOr<squashlab::HostCosts>(squashlab::CommittedHostCosts())
-                       : squashlab::MeasureHostCosts(dir);
+  auto host = fit_only ? StatusOr<HostCosts>(CommittedHostCosts())
+                       : MeasureHostCosts(dir);
   if (!host.ok()) {
-    std::cerr << "squashlab bench calibrate: " << host.status().ToString() << "\n";
+    std::cerr << "squashlab bench calibrate: " << host.status().ToString()
+              << "\n";
     return 4;
   }
   std::cout << (fit_only ? "committed codec costs (ns per output byte):\n"
                          : "this machine (best of 3, ns per output byte):\n");
   for (const auto& [k, v] : host->codec_ns_per_byte)
     std::cout << "  " << k << " " << v << " (" << 1e3 / v << " MB/s)\n";
-  std::cout << "  memcpy " << host->memcpy_ns_per_byte << "\nfits against the seeds:\n";
-  auto fit = squashlab::FitCpuProfiles(*host, dir, std::cout);
+  std::cout << "  memcpy " << host->memcpy_ns_per_byte
+            << "\nfits against the seeds:\n";
+  auto fit = FitCpuProfiles(*host, dir, std::cout);
   if (!fit.ok()) {
-    std::cerr << "squashlab bench calibrate: " << fit.status().ToString() << "\n";
+    std::cerr << "squashlab bench calibrate: " << fit.status().ToString()
+              << "\n";
     return 4;
   }
   std::cout << "(paste into bench/sim/calibration.cc to commit them)\n";
   return 0;
 }
 
+int RunBenchJob(const BenchArgs& args) {
+  if (args.calibrate->parsed())
+    return Calibrate(args.opt.cache_dir, args.fit_only);
+  if (args.opt.scenario.empty())
+    return UsageError("bench", "a SCENARIO is required (or calibrate)");
+  BenchOptions opt = args.opt;
+  opt.file_size = args.size_mib << 20;
+  auto t0 = std::chrono::steady_clock::now();
+  auto res = RunBench(opt, &std::cerr);
+  if (!res.ok()) return UsageError("bench", res.status().ToString());
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  std::cout << FormatBenchText(*res);
+  std::cerr << "squashlab bench " << opt.scenario << ": " << res->records.size()
+            << " cells in " << secs << " s (wall clock, images included)\n";
+  const std::string json_text = BenchToJson(*res);
+  if (!args.json.empty() && !WriteFile(args.json, json_text)) {
+    std::cerr << "squashlab bench: cannot write " << args.json << "\n";
+    return kExitIo;
+  }
+  if (!args.csv.empty() && !WriteFile(args.csv, BenchToCsv(*res))) {
+    std::cerr << "squashlab bench: cannot write " << args.csv << "\n";
+    return kExitIo;
+  }
+  if (!args.plot.empty()) {
+    int rc = Plot(json_text, args.plot);
+    if (rc != 0 && rc != 3 && rc != 127) return kExitIo;
+  }
+  return kExitOk;
+}
+
+void AddBenchOptions(CLI::App* c, BenchArgs* a) {
+  c->add_option("SCENARIO", a->opt.scenario, "the experiment to replay")
+      ->check(CLI::IsMember(BenchScenarioNames()))
+      ->type_name("");
+  c->add_option("--profile", a->opt.profile,
+                "the device and CPU (default: the scenario's own)")
+      ->type_name("P")
+      ->check(CLI::IsMember(BenchProfileNames()));
+  c->add_option("--variant", a->opt.variants,
+                "a read-path variant (repeatable; default: the "
+                "scenario's)")
+      ->type_name("V")
+      ->check(CLI::IsMember(VariantNames()));
+  c->add_option("--decomp", a->opt.decomps,
+                "a decompressor strategy (repeatable; default: the "
+                "scenario's)")
+      ->type_name("D")
+      ->check(CLI::IsMember(DecompNames()));
+  c->add_option("--size", a->size_mib,
+                "the file's size in MiB (default: the scenario's)")
+      ->type_name("MIB")
+      ->check(AtLeast(1));
+  c->add_option("--jobs", a->opt.jobs,
+                "run cells on N threads (results do not depend on it)")
+      ->capture_default_str()
+      ->type_name("N")
+      ->check(AtLeast(1));
+  c->add_flag("--small", a->opt.small, "a reduced grid (seconds)");
+  c->add_option("--json", a->json,
+                "write the result as JSON (docs/schema/bench.schema.json)")
+      ->type_name("FILE")
+      ->check(WritableFile());
+  c->add_option("--csv", a->csv, "write one CSV row per cell")
+      ->type_name("FILE")
+      ->check(WritableFile());
+  c->add_option("--plot", a->plot,
+                "draw the result with bench/sim/plot.py (needs matplotlib)")
+      ->type_name("FILE.png")
+      ->check(PlotFile());
+}
+
 }  // namespace
 
-int RunBenchCommand(const std::vector<std::string>& args) {
-  if (args.empty()) return Usage("");
-  squashlab::BenchOptions opt;
-  opt.scenario = args[0];
-  std::string json, csv, plot;
-  bool fit_only = false;
-  for (size_t i = 1; i < args.size(); i++) {
-    const std::string& a = args[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= args.size()) return false;
-      *out = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--profile" && value(&v)) opt.profile = v;
-    else if (a == "--variant" && value(&v)) opt.variants.push_back(v);
-    else if (a == "--decomp" && value(&v)) opt.decomps.push_back(v);
-    else if (a == "--json" && value(&v)) json = v;
-    else if (a == "--csv" && value(&v)) csv = v;
-    else if (a == "--plot" && value(&v)) plot = v;
-    else if (a == "--cache" && value(&v)) opt.cache_dir = v;
-    else if (a == "--fit-only") fit_only = true;
-    else if (a == "--size" && value(&v)) opt.file_size = std::strtoull(v.c_str(), nullptr, 10) << 20;
-    else if (a == "--jobs" && value(&v)) opt.jobs = std::max(1, std::atoi(v.c_str()));
-    else if (a == "--small") opt.small = true;
-    else return Usage("bad argument '" + a + "'");
-  }
-  if (opt.scenario == "calibrate") return Calibrate(opt.cache_dir, fit_only);
-  auto t0 = std::chrono::steady_clock::now();
-  auto res = squashlab::RunBench(opt, &std::cerr);
-  if (!res.ok()) return Usage(res.status().ToString());
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << squashlab::FormatBenchText(*res);
-  std::cerr << "squashlab bench " << opt.scenario << ": " << res->records.size() << " cells in "
-            << secs << " s (wall clock, images included)\n";
-  std::string json_text = squashlab::BenchToJson(*res);
-  if (!json.empty() && !WriteFile(json, json_text)) {
-    std::cerr << "squashlab bench: cannot write " << json << "\n";
-    return 4;
-  }
-  if (!csv.empty() && !WriteFile(csv, squashlab::BenchToCsv(*res))) {
-    std::cerr << "squashlab bench: cannot write " << csv << "\n";
-    return 4;
-  }
-  if (!plot.empty()) Plot(json_text, plot);
-  return 0;
+void AddBenchCommand(CLI::App* root, CommandRunner* run) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* c = root->add_subcommand("bench",
+                                     "Replay a seed thread's experiment in "
+                                     "simulate mode on an emulated device.");
+  AddBenchOptions(c, args.get());
+  c->add_option("--cache", args->opt.cache_dir,
+                "where the mksquashfs images are kept (default: "
+                "$SQUASHLAB_BENCH_CACHE, else "
+                "$TMPDIR/squashlab-bench-UID)")
+      ->type_name("DIR")
+      ->check(WritableDir());
+  args->calibrate = c->add_subcommand("calibrate",
+                                      "Measure this machine's codec costs and "
+                                      "fit the profiles' CPUs to the seeds.");
+  args->calibrate->add_flag(
+      "--fit-only", args->fit_only,
+      "refit over the committed codec costs, without measuring");
+  args->calibrate
+      ->add_option("--cache", args->opt.cache_dir, "where the images are kept")
+      ->type_name("DIR")
+      ->check(WritableDir());
+  std::string scenarios = "Scenarios:\n";
+  for (const auto& [name, what] : BenchScenarios())
+    scenarios += "  " + name + ": " + what + "\n";
+  c->footer(scenarios);
+  c->require_subcommand(0, 1);
+  c->callback([args, run] { *run = [args] { return RunBenchJob(*args); }; });
 }
 
 }  // namespace squashlab::cli

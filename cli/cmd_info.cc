@@ -1,7 +1,9 @@
 // This file implements `squashlab info IMG`: the superblock, the compressor
 // and its options, where each table lies, and the counts.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <ctime>
+#include <memory>
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
@@ -23,17 +25,14 @@ std::string UtcTime(uint32_t t) {
   return buf;
 }
 
-}  // namespace
-
-int RunInfo(const Args& args) {
-  if (args.size() != 1) return Usage("info takes exactly one image");
-  const std::string& path = args[0];
+int RunInfo(const std::string& path) {
   auto image = Image::Open(path);
   if (!image.ok()) return Fail(path, "", image.status());
   const Superblock& sb = (*image)->superblock();
   const auto& opts = (*image)->compressor_options();
   std::printf("image            %s\n", path.c_str());
-  std::printf("format           SquashFS %u.%u\n", sb.version_major, sb.version_minor);
+  std::printf("format           SquashFS %u.%u\n", sb.version_major,
+              sb.version_minor);
   std::printf("bytes used       %llu (image file %llu)\n",
               static_cast<unsigned long long>(sb.bytes_used),
               static_cast<unsigned long long>((*image)->bytes().size()));
@@ -49,14 +48,29 @@ int RunInfo(const Args& args) {
               static_cast<unsigned long long>(sb.root_inode_ref >> 16),
               static_cast<unsigned long long>(sb.root_inode_ref & 0xffff));
   std::printf("tables (byte offsets in the image):\n");
-  std::printf("  data           %llu\n", static_cast<unsigned long long>((*image)->tables().data_start));
-  std::printf("  inode table    %llu\n", static_cast<unsigned long long>(sb.inode_table_start));
-  std::printf("  directory      %llu\n", static_cast<unsigned long long>(sb.directory_table_start));
+  std::printf("  data           %llu\n",
+              static_cast<unsigned long long>((*image)->tables().data_start));
+  std::printf("  inode table    %llu\n",
+              static_cast<unsigned long long>(sb.inode_table_start));
+  std::printf("  directory      %llu\n",
+              static_cast<unsigned long long>(sb.directory_table_start));
   std::printf("  fragment       %s\n", Table(sb.fragment_table_start).c_str());
   std::printf("  export         %s\n", Table(sb.export_table_start).c_str());
   std::printf("  id             %s\n", Table(sb.id_table_start).c_str());
   std::printf("  xattr id       %s\n", Table(sb.xattr_id_table_start).c_str());
   return kExitOk;
+}
+
+}  // namespace
+
+void AddInfoCommand(CLI::App* root, CommandRunner* run) {
+  auto image = std::make_shared<std::string>();
+  CLI::App* c = root->add_subcommand("info",
+                                     "Print the superblock, the compressor and "
+                                     "its options, where each table lies, "
+                                     "and the counts.");
+  c->add_option("IMG", *image, "the SquashFS image")->type_name("")->required();
+  c->callback([image, run] { *run = [image] { return RunInfo(*image); }; });
 }
 
 }  // namespace squashlab::cli

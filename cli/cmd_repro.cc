@@ -1,44 +1,72 @@
-// This file implements `squashlab repro TOKEN [--image IMG] [--trace-out FILE]`:
-// replays one failure exactly from its replay token and prints its report
-// and schedule (optionally as a Chrome trace JSON, viewable in Perfetto).
+// This file implements `squashlab repro TOKEN [--image IMG] [--trace-out
+// FILE]`: replays one failure exactly from its replay token and prints its
+// report and schedule (optionally as a Chrome trace JSON, viewable in
+// Perfetto).
+#include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 #include <string>
-#include <vector>
 
-#include "model/sched/schedule_trace.h"
+#include "cli/arg_checks.h"
+#include "cli/cli_status.h"
+#include "cli/commands.h"
 #include "harness/verify.h"
+#include "model/sched/schedule_trace.h"
 
 namespace squashlab::cli {
+namespace {
 
-int RunReproCommand(const std::vector<std::string>& args) {
+struct ReproArgs {
   std::string token, image, trace_out;
-  for (size_t i = 0; i < args.size(); i++) {
-    if (args[i] == "--trace-out" && i + 1 < args.size()) trace_out = args[++i];
-    else if (args[i] == "--image" && i + 1 < args.size()) image = args[++i];
-    else if (token.empty() && args[i].rfind("sq1:", 0) == 0) token = args[i];
-    else {
-      std::cerr << "usage: squashlab repro TOKEN [--image IMG] [--trace-out FILE]\n";
-      return 2;
-    }
-  }
-  if (token.empty()) {
-    std::cerr << "usage: squashlab repro TOKEN [--image IMG] [--trace-out FILE]\n";
-    return 2;
-  }
-  auto r = squashlab::Repro(token, image, true);
-  if (!r.ok()) {
-    std::cerr << "squashlab repro: " << r.status().ToString() << "\n";
-    return 2;
-  }
+};
+
+int RunRepro(const ReproArgs& args) {
+  auto r = squashlab::Repro(args.token, args.image, true);
+  if (!r.ok()) return UsageError("repro", r.status().ToString());
   const squashlab::RunResult& run = r.value();
   if (!run.failed()) std::cout << "no violation in this schedule\n";
-  for (const squashlab::Report& rep : run.reports) std::cout << rep.ToString();  // in order: a run goes on after a warning
-  std::cout << run.trace.Ftrace("replay of " + token);
-  if (!trace_out.empty() && !squashlab::WriteChromeTrace(trace_out, run.trace, run.report)) {
-    std::cerr << "squashlab repro: cannot write " << trace_out << "\n";
-    return 4;
+  for (const squashlab::Report& rep : run.reports)
+    std::cout << rep.ToString();  // in order: a run goes on after a warning
+  std::cout << run.trace.Ftrace("replay of " + args.token);
+  if (!args.trace_out.empty() &&
+      !squashlab::WriteChromeTrace(args.trace_out, run.trace, run.report)) {
+    std::cerr << "squashlab repro: cannot write " << args.trace_out << "\n";
+    return kExitIo;
   }
   return run.failed() ? 1 : 0;
+}
+
+}  // namespace
+
+void AddReproCommand(CLI::App* root, CommandRunner* run) {
+  auto args = std::make_shared<ReproArgs>();
+  CLI::App* c =
+      root->add_subcommand("repro",
+                           "Replay one failure exactly from its replay token "
+                           "(printed by verify) and print "
+                           "its reports and schedule.");
+  c->add_option("TOKEN", args->token, "a replay token, sq1:...")
+      ->required()
+      ->check(CLI::Validator(
+          [](const std::string& t) -> std::string {
+            return t.rfind("sq1:", 0) == 0 ? ""
+                                           : "a replay token starts with sq1:";
+          },
+          "", "token"));
+  c->add_option(
+       "--image", args->image,
+       "the image the token was found on (default: the embedded image)")
+      ->type_name("IMG");
+  c->add_option("--trace-out", args->trace_out,
+                "also write the schedule as a Chrome trace JSON (open in "
+                "ui.perfetto.dev)")
+      ->type_name("FILE")
+      ->check(WritableFile());
+  c->footer(
+      "Exit status: 0 the schedule runs clean, 1 it reproduces a violation, 2 "
+      "usage "
+      "(or a token that does not parse), 4 the trace could not be written.");
+  c->callback([args, run] { *run = [args] { return RunRepro(*args); }; });
 }
 
 }  // namespace squashlab::cli

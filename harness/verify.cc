@@ -1,4 +1,4 @@
-// This file implements the verify job, its table and JSON, and repro.
+// This file implements the verify job, its table, and repro.
 #include "harness/verify.h"
 
 #include <algorithm>
@@ -23,17 +23,6 @@ uint64_t Hash(const std::vector<int>& v) {
   uint64_t h = 1469598103934665603ULL;
   for (int x : v) h = (h ^ static_cast<uint64_t>(x + 1)) * 1099511628211ULL;
   return h;
-}
-
-std::string JsonEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\', o += c;
-    else if (c == '\n') o += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
-    else o += c;
-  }
-  return o;
 }
 
 StatusOr<std::shared_ptr<const ImageModel>> ImageFor(const std::string& path) {
@@ -103,10 +92,12 @@ std::string ClassKey(const Report& r) { return std::string(ReportKindName(r.kind
 // shorter prefix of the choices, or one choice reverted to the
 // non-preemptive default, keeping a report of the same kind and title
 // (anywhere in the run: warnings do not end it).
-RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget) {
+RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget,
+                           std::chrono::steady_clock::time_point deadline =
+                               std::chrono::steady_clock::time_point::max()) {
   RunResult best = failing;
   bool improved = true;
-  while (improved && budget > 0) {
+  while (improved && budget > 0 && std::chrono::steady_clock::now() < deadline) {
     improved = false;
     const std::vector<int> base = best.choices;
     for (size_t i = 0; i < base.size() && budget > 0 && !improved; i++) {
@@ -154,7 +145,10 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
                                     static_cast<long>(scenarios.size())
                               : (1L << 40);
-    double until = seconds * static_cast<double>(si + 1) / static_cast<double>(scenarios.size());
+    // Collecting classes by time: the last quarter of the cell's time
+    // minimises them.
+    const double explore = opt.all_classes ? seconds * 0.75 : seconds;
+    double until = explore * static_cast<double>(si + 1) / static_cast<double>(scenarios.size());
     bool more = true;
     for (long run = 0; run < per && more; run++) {
       uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
@@ -208,11 +202,20 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     }
     if (exhaustive && !more) cell.exhausted = true;
   }
-  for (auto& f : cell.classes) {
+  const auto end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(seconds));
+  for (size_t i = 0; i < cell.classes.size(); i++) {
+    ClassFinding& f = cell.classes[i];
+    // By time, each class gets an equal share of what is left.
+    auto deadline = std::chrono::steady_clock::time_point::max();
+    if (opt.budget == 0)
+      deadline = std::chrono::steady_clock::now() +
+                 (end - std::chrono::steady_clock::now()) / static_cast<long>(cell.classes.size() - i);
     for (const auto& sc : scenarios) {
       if (sc.name != f.scenario) continue;
-      f.minimised = opt.minimise ? MinimiseByReplay(explorer, sc, f.failure, opt.minimise_budget)
-                                 : f.failure;
+      f.minimised = opt.minimise
+                        ? MinimiseByReplay(explorer, sc, f.failure, opt.minimise_budget, deadline)
+                        : f.failure;
     }
   }
   if (!cell.classes.empty()) {
@@ -329,35 +332,6 @@ std::string FormatFailures(const VerifyResult& r) {
   return out;
 }
 
-std::string ToJson(const VerifyResult& r, const VerifyOptions& opt) {
-  std::string o = "{\"strategy\":\"" + JsonEscape(opt.strategy) + "\",\"faults\":\"" +
-                  JsonEscape(opt.faults) + "\",\"device\":\"" + JsonEscape(opt.device) + "\",\"seconds\":" + std::to_string(r.seconds) +
-                  ",\"cells\":[";
-  for (size_t i = 0; i < r.cells.size(); i++) {
-    const CellResult& c = r.cells[i];
-    if (i) o += ",";
-    o += "{\"variant\":\"" + c.variant + "\",\"decomp\":\"" + c.decomp +
-         "\",\"schedules\":" + std::to_string(c.runs) + ",\"distinct\":" + std::to_string(c.distinct) +
-         ",\"pruned\":" + std::to_string(c.pruned) +
-         ",\"exhausted\":" + (c.exhausted ? "true" : "false") +
-         ",\"violations\":" + (c.found ? "1" : "0") + ",\"seconds\":" + std::to_string(c.seconds);
-    if (c.found) {
-      o += ",\"first_failing_run\":" + std::to_string(c.first_failing_run) +
-           ",\"seconds_to_first\":" + std::to_string(c.seconds_to_first) + ",\"scenario\":\"" +
-           JsonEscape(c.scenario) + "\",\"kind\":\"" + ReportKindName(c.minimised.report.kind) +
-           "\",\"title\":\"" + JsonEscape(c.minimised.report.title) + "\",\"report\":\"" +
-           JsonEscape(c.minimised.report.ToString()) + "\",\"token\":\"" +
-           JsonEscape(c.failure.Token(c.scenario).ToString()) + "\",\"minimised_token\":\"" +
-           JsonEscape(c.minimised.Token(c.scenario).ToString()) +
-           "\",\"minimised_preemptions\":" + std::to_string(c.minimised.preemptions) +
-           ",\"minimised_steps\":" + std::to_string(c.minimised.steps) + ",\"schedule\":\"" +
-           JsonEscape(FtraceToReport(c.minimised, "minimised")) + "\"";
-    }
-    o += "}";
-  }
-  return o + "]}\n";
-}
-
 StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace) {
   auto t = ReplayToken::Parse(token);
   if (!t.ok()) return t.status();
@@ -369,6 +343,10 @@ StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bo
   if (!sc.ok()) return sc.status();
   Explorer e;
   return e.Replay(sc.value(), t.value(), trace);
+}
+
+std::string FtraceUpToReport(const RunResult& r, const std::string& header) {
+  return FtraceToReport(r, header);
 }
 
 }  // namespace squashlab

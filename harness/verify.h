@@ -82,7 +82,6 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log);
 std::string FormatTable(const VerifyResult& r);
 // Each failure: report, scenario, token, minimised schedule.
 std::string FormatFailures(const VerifyResult& r);
-std::string ToJson(const VerifyResult& r, const VerifyOptions& opt);
 
 // Explores one scenario (a cell's inner loop), shared with the tests.
 // `opt.faults` and `opt.device` must be those the scenarios were made with
@@ -91,6 +90,10 @@ std::string ToJson(const VerifyResult& r, const VerifyOptions& opt);
 // the exhaustive search's current bound).
 CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
                             double seconds, std::ostream* progress = nullptr);
+
+// The run's schedule up to the report it stands for (a run goes on after a
+// warning), as an ftrace-like listing.
+std::string FtraceUpToReport(const RunResult& r, const std::string& header);
 
 // Replays a token (its scenario over the embedded image, or `image`).
 StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace);

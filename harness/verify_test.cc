@@ -256,7 +256,6 @@ TEST(Verify, JobTableNamesEveryCell) {
   EXPECT_NE(table.find("sync-3.13"), std::string::npos);
   EXPECT_NE(table.find("clean"), std::string::npos);
   EXPECT_NE(table.find("blocked for more than 120 seconds"), std::string::npos) << table;
-  EXPECT_NE(ToJson(r.value(), opt).find("\"violations\":1"), std::string::npos);
   VerifyOptions bad;
   bad.variants = {"no-such"};
   EXPECT_FALSE(RunVerify(bad, nullptr).ok());

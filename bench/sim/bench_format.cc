@@ -1,47 +1,40 @@
 // This file implements the outputs of a BenchResult: aligned text tables,
-// JSON (fixed key order, fixed number formats: identical bytes for
-// identical results) and CSV (one line per cell record).
+// JSON through nlohmann-json (fixed key order, reals to 4 decimals:
+// identical bytes for identical results; docs/schema/bench.schema.json) and
+// CSV (one line per cell record).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "bench/sim/bench.h"
 
 namespace squashlab {
 namespace {
 
-std::string JsonString(const std::string& s) {
-  std::string o = "\"";
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += ch;
-    } else if (c < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      o += b;
-    } else {
-      o += ch;
-    }
-  }
-  return o + "\"";
-}
+// A real as JSON: 4 decimals, as the text tables print it (nlohmann-json
+// writes the shortest form that reads back; NaN becomes null).
+nlohmann::ordered_json Real(double v) { return std::round(v * 1e4) / 1e4; }
 
-std::string Scalar(const BenchValue& v, bool json) {
-  if (const auto* s = std::get_if<std::string>(&v)) return json ? JsonString(*s) : *s;
+std::string Scalar(const BenchValue& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
   if (const auto* u = std::get_if<uint64_t>(&v)) return std::to_string(*u);
   char b[64];
   std::snprintf(b, sizeof b, "%.4f", std::get<double>(v));
   return b;
 }
 
-std::string RecordJson(const BenchRecord& r) {
-  std::string o = "{";
-  for (size_t i = 0; i < r.size(); i++)
-    o += (i ? ", " : "") + JsonString(r[i].first) + ": " + Scalar(r[i].second, true);
-  return o + "}";
+nlohmann::ordered_json RecordJson(const BenchRecord& r) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : r) {
+    if (const auto* s = std::get_if<std::string>(&value)) o[key] = *s;
+    else if (const auto* u = std::get_if<uint64_t>(&value)) o[key] = *u;
+    else o[key] = Real(std::get<double>(value));
+  }
+  return o;
 }
 
 std::string CsvField(const std::string& s) {
@@ -83,31 +76,24 @@ std::string FormatBenchText(const BenchResult& r) {
 }
 
 std::string BenchToJson(const BenchResult& r) {
-  std::ostringstream o;
-  o << "{\n  \"scenario\": " << JsonString(r.scenario) << ",\n  \"profile\": "
-    << JsonString(r.profile) << ",\n  \"setup\": [";
-  for (size_t i = 0; i < r.setup.size(); i++) o << (i ? ",\n    " : "\n    ") << RecordJson(r.setup[i]);
-  o << "\n  ],\n  \"tables\": [";
-  for (size_t i = 0; i < r.tables.size(); i++) {
-    const BenchTable& t = r.tables[i];
-    o << (i ? "," : "") << "\n    {\"title\": " << JsonString(t.title)
-      << ", \"corner\": " << JsonString(t.corner) << ", \"columns\": [";
-    for (size_t c = 0; c < t.columns.size(); c++) o << (c ? ", " : "") << JsonString(t.columns[c]);
-    o << "], \"rows\": [";
-    for (size_t k = 0; k < t.rows.size(); k++) {
-      o << (k ? ", " : "") << "[" << JsonString(t.rows[k].first);
-      for (const auto& cell : t.rows[k].second) o << ", " << JsonString(cell);
-      o << "]";
+  using nlohmann::ordered_json;
+  ordered_json setup = ordered_json::array(), tables = ordered_json::array(),
+               records = ordered_json::array();
+  for (const BenchRecord& rec : r.setup) setup.push_back(RecordJson(rec));
+  for (const BenchTable& t : r.tables) {
+    ordered_json rows = ordered_json::array();
+    for (const auto& [name, cells] : t.rows) {
+      ordered_json row = {name};
+      for (const std::string& cell : cells) row.push_back(cell);
+      rows.push_back(std::move(row));
     }
-    o << "]}";
+    tables.push_back({{"title", t.title}, {"corner", t.corner}, {"columns", t.columns},
+                      {"rows", std::move(rows)}});
   }
-  o << "\n  ],\n  \"records\": [";
-  for (size_t i = 0; i < r.records.size(); i++)
-    o << (i ? ",\n    " : "\n    ") << RecordJson(r.records[i]);
-  o << "\n  ],\n  \"notes\": [";
-  for (size_t i = 0; i < r.notes.size(); i++) o << (i ? ",\n    " : "\n    ") << JsonString(r.notes[i]);
-  o << "\n  ]\n}\n";
-  return o.str();
+  for (const BenchRecord& rec : r.records) records.push_back(RecordJson(rec));
+  ordered_json j = {{"scenario", r.scenario}, {"profile", r.profile},   {"setup", setup},
+                    {"tables", tables},       {"records", records},     {"notes", r.notes}};
+  return j.dump(2) + "\n";
 }
 
 std::string BenchToCsv(const BenchResult& r) {
@@ -125,7 +111,7 @@ std::string BenchToCsv(const BenchResult& r) {
     o << CsvField(r.scenario);
     for (const auto& k : keys) {
       auto it = std::find_if(rec.begin(), rec.end(), [&](const auto& p) { return p.first == k; });
-      o << "," << (it == rec.end() ? "" : CsvField(Scalar(it->second, false)));
+      o << "," << (it == rec.end() ? "" : CsvField(Scalar(it->second)));
     }
     o << "\n";
   }

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Plots a `squashlab bench --json` result: usage: plot.py RESULT.json OUT.png
 
-Exit code 3 when matplotlib is missing (the caller says so and carries on).
+Every figure is of a simulated run: its title says so, throughput is in MB/s
+(10^6 bytes/s) everywhere, sizes read as the thread writes them (4K..1024K),
+and the seed threads' measurements are drawn apart from the simulation
+(black and hatched, against coloured simulated series). Legends sit outside
+the data. Exit code 3 when matplotlib is missing (the caller says so and
+carries on), 4 when OUT cannot be written.
 """
 import json
 import math
@@ -11,124 +16,231 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
 except ImportError:
     sys.exit(3)
+
+plt.rcParams.update({
+    "font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "xtick.labelsize": 10,
+    "ytick.labelsize": 10, "legend.fontsize": 10, "figure.titlesize": 13,
+})
+DPI = 100
+MIB_TO_MB = 1.048576
+MEASURED_BAR = dict(facecolor="white", edgecolor="black", hatch="///")
+MEASURED_LINE = dict(color="black", marker="s", markersize=6, linewidth=2.5, alpha=0.8)
 
 
 def num(cell):
     try:
         return float(cell)
-    except ValueError:
+    except (TypeError, ValueError):
         return math.nan
 
 
 def kib(label):
-    return float(label.rstrip("K"))
+    """'64K' -> 64.0"""
+    return float(str(label).rstrip(":").rstrip("K"))
+
+
+def size_label(k):
+    return "%gK" % k
+
+
+def size_axis(ax, xs, name):
+    """A log2 axis whose ticks are the sizes themselves: 4K, 8K, ... 1024K."""
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([size_label(x) for x in xs], rotation=45)
+    ax.minorticks_off()
+    ax.set_xlabel(name)
+
+
+def megabytes(n):
+    return "%.1f MB" % (n / 1e6)
+
+
+def plain_log_ticks(axis):
+    """Log-scale ticks as plain numbers (100, 1000), not 10^n."""
+    axis.set_major_formatter(FuncFormatter(lambda v, _: "%g" % v))
+
+
+def legend_outside(ax, **kw):
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, **kw)
+
+
+def save(fig, out):
+    fig.savefig(out, dpi=DPI, bbox_inches="tight")
+
+
+def sim_colours(n):
+    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+    return [cmap(i % cmap.N) for i in range(n)]
 
 
 def plot_matrix(res, out):
+    """phillip: one panel per squashfs block size, MB/s by dd bs; the seed's
+    measured 1024K columns in black on that panel; the legend in the sixth
+    slot."""
     tables = [t for t in res["tables"] if "simulated" in t["title"]]
-    seed = [t for t in res["tables"] if "the 2013 thread" in t["title"]]
-    n = len(tables)
-    top = max([num(c) for t in tables for r in t["rows"] for c in r[1:] if not math.isnan(num(c))] + [1])
-    fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 3.4), sharey=True, squeeze=False)
-    for ax, t in zip(axes[0], tables):
+    seed = [t for t in res["tables"] if "measured" in t["title"]]
+    top = max([num(c) for t in tables for r in t["rows"] for c in r[1:]
+               if not math.isnan(num(c))] + [1])
+    cols = 3
+    rows = (len(tables) + 1 + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 4.2 * rows), sharey=True,
+                             squeeze=False)
+    flat = [a for row in axes for a in row]
+    handles = {}
+    for ax, t in zip(flat, tables):
         xs = [kib(r[0]) for r in t["rows"]]
+        colours = sim_colours(len(t["columns"]))
         for c, name in enumerate(t["columns"]):
             ys = [num(r[c + 1]) for r in t["rows"]]
             style = "-" if name.startswith("No Asyn") else "--" if name.startswith("Asyn") else ":"
-            ax.plot(xs, ys, style, marker=".", label=name, linewidth=1)
-            for x, y, r in zip(xs, ys, t["rows"]):
-                if math.isnan(y):
-                    ax.annotate(r[c + 1], (x, 0), fontsize=6, rotation=90)
-        if seed and t["title"].startswith("Squashfs: gzip filesystem 1024K"):
+            (h,) = ax.plot(xs, ys, style, marker="o", markersize=4, color=colours[c],
+                           linewidth=1.5)
+            handles.setdefault("simulated: " + name, h)
+        if seed and "1024K" in t["title"]:
             s = seed[0]
             for c, name in enumerate(s["columns"][:2]):
-                ax.plot(xs, [num(r[c + 1]) for r in s["rows"]], "k" + ("--" if c == 0 else "-"),
-                        alpha=0.35, linewidth=3, label="seed " + name)
-        ax.set_xscale("log", base=2)
-        ax.set_title(t["title"].split("(")[0].replace("Squashfs: gzip filesystem ", ""), fontsize=8)
-        ax.set_xlabel("dd bs (KiB)", fontsize=7)
-        ax.tick_params(labelsize=6)
+                (h,) = ax.plot(xs, [num(r[c + 1]) for r in s["rows"]],
+                               linestyle="--" if c == 0 else "-", **MEASURED_LINE)
+                handles.setdefault("measured (seed 000, 1024K): " + name, h)
+        ax.set_title(t["title"].split("(")[0].replace("Squashfs: gzip filesystem ", "").strip() +
+                     " (simulated)")
+        size_axis(ax, xs, "dd bs")
         ax.set_ylim(0, top * 1.08)
-    axes[0][0].set_ylabel("MB/s", fontsize=7)
-    axes[0][-1].legend(fontsize=5, loc="lower right")
-    fig.suptitle("phillip: dd MB/s by dd bs, per squashfs block size (" + res["profile"] + ")",
-                 fontsize=9)
+        ax.grid(alpha=0.3)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("MB/s")
+    for ax in flat[len(tables):]:
+        ax.axis("off")
+    flat[-1].legend(list(handles.values()), list(handles.keys()), loc="center", frameon=False)
+    fig.suptitle("phillip, simulated on %s: dd throughput by dd bs, per squashfs block size"
+                 % res["profile"])
     fig.tight_layout()
-    fig.savefig(out, dpi=90)
+    save(fig, out)
 
 
-def plot_bars(res, out, table, value_col, ylabel, log=False, refs=()):
-    t = res["tables"][table]
+def plot_emmc(res, out):
+    """emmc: MB/s per variant, the seed's two measurements hatched."""
+    t = res["tables"][0]
+    rec = res["records"][0]
     names = [r[0] for r in t["rows"]]
-    vals = [num(r[value_col + 1]) for r in t["rows"]]
-    fig, ax = plt.subplots(figsize=(6, 3.2))
-    ax.barh(names, [0 if math.isnan(v) else v for v in vals], color="tab:blue")
-    for i, v in enumerate(vals):
-        ax.text(0 if math.isnan(v) else v, i, " " + t["rows"][i][value_col + 1], va="center",
-                fontsize=6)
-    for x, label in refs:
-        ax.axvline(x, color="k", alpha=0.4, linestyle="--")
-        ax.text(x, len(names) - 0.5, label, fontsize=6, rotation=90, va="top")
-    if log:
-        ax.set_xscale("log")
-    ax.set_xlabel(ylabel, fontsize=7)
-    ax.tick_params(labelsize=6)
-    ax.set_title(t["title"], fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out, dpi=90)
+    vals = [num(r[1]) for r in t["rows"]]  # the MB/s column
+    fig, ax = plt.subplots(figsize=(10, 0.5 * len(names) + 1.8))
+    for i, (name, v) in enumerate(zip(names, vals)):
+        measured = name.startswith("seed")
+        style = MEASURED_BAR if measured else dict(color="tab:blue")
+        ax.barh(i, 0 if math.isnan(v) else v,
+                label=("measured: " if measured else "simulated: ") + name, **style)
+        ax.text(0 if math.isnan(v) else v, i, " %.1f" % v, va="center")
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names)
+    ax.invert_yaxis()
+    ax.set_xlabel("MB/s")
+    ax.set_xlim(0, max(v for v in vals if not math.isnan(v)) * 1.15)
+    legend_outside(ax, handles=[Patch(**MEASURED_BAR, label="measured (seed thread)"),
+                                Patch(color="tab:blue", label="simulated")])
+    ax.set_title("emmc, simulated on %s: dd bs=%s of a %s file" %
+                 (res["profile"], size_label(rec["dd_bs"] / 1024), megabytes(rec["file_bytes"])))
+    save(fig, out)
 
 
-def plot_lines(res, out, ylabel):
+def plot_sweep(res, out, factor, xname, title):
+    """usb and blocksize: MB/s against a size; seed columns black, the
+    simulated ones coloured (sync solid, async dashed)."""
     t = res["tables"][0]
     xs = [kib(r[0]) for r in t["rows"]]
-    fig, ax = plt.subplots(figsize=(6, 3.4))
+    sims = [c for c in t["columns"] if not c.startswith("seed")]
+    # "gzip sync-3.13/single": one colour per codec, the variant by line style.
+    group = lambda name: name.split(" ")[0] if " " in name else name
+    groups = list(dict.fromkeys(group(c) for c in sims))
+    colours = dict(zip(groups, sim_colours(len(groups))))
+    fig, ax = plt.subplots(figsize=(10, 5))
     for c, name in enumerate(t["columns"]):
-        ys = [num(r[c + 1]) for r in t["rows"]]
-        ax.plot(xs, ys, "k-" if name.startswith("seed") else "-", marker=".",
-                alpha=0.4 if name.startswith("seed") else 1,
-                linewidth=3 if name.startswith("seed") else 1, label=name)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel(t["corner"] + " (KiB)", fontsize=7)
-    ax.set_ylabel(ylabel, fontsize=7)
-    ax.tick_params(labelsize=6)
-    ax.legend(fontsize=5)
-    ax.set_title(t["title"], fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out, dpi=90)
+        ys = [num(r[c + 1]) * factor for r in t["rows"]]
+        if name.startswith("seed"):
+            ax.plot(xs, ys, linestyle="--" if "before" in name else "-",
+                    label="measured: " + name, **MEASURED_LINE)
+        else:
+            ax.plot(xs, ys, "--" if "async" in name else "-", marker="o", markersize=4,
+                    color=colours[group(name)], linewidth=1.5, label="simulated: " + name)
+    size_axis(ax, xs, xname)
+    ax.set_ylabel("MB/s")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
+    ax.set_title(title)
+    save(fig, out)
 
 
 def plot_latency(res, out):
-    """Worst case per strategy (bars, log) and the wake-up latency
-    distributions (cyclictest -h histograms) side by side."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    """rt-latency: the worst wake-up latency per strategy (bars, log) with
+    the seed's measurements as black lines, and the wake-up latency
+    histograms (cyclictest -h) as steps, one panel per codec."""
     recs = [r for r in res["records"] if r.get("histogram")]
+    codecs = sorted({r.get("codec", "") for r in recs})
+    fig, axes = plt.subplots(1, 1 + len(codecs), figsize=(6 + 5.5 * len(codecs), 5),
+                             gridspec_kw={"width_ratios": [1.3] + [1] * len(codecs)})
+    left = axes[0]
     names = [r.get("codec", "") + " " + r["variant"] + "/" + r["decomp"] for r in recs]
-    worst = [r["max_wakeup_latency_ns"] / 1e3 for r in recs]
-    left.barh(names, worst)
-    for y, name in ((8000, "seed percpu ~8000 us"), (80, "seed local_lock ~80 us")):
-        left.axvline(y, color="k", linestyle="--", alpha=0.5)
-        left.text(y * 1.08, -0.45, name, fontsize=6, rotation=90, va="bottom")
+    left.barh(names, [r["max_wakeup_latency_ns"] / 1e3 for r in recs], color="tab:blue",
+              label="simulated")
+    for x, name, style in ((8000, "measured (seed): percpu ~8000 us", "--"),
+                           (80, "measured (seed): RT local lock ~80 us", ":")):
+        left.axvline(x, color="black", linestyle=style, linewidth=2, label=name)
     left.set_xscale("log")
-    left.set_xlabel("worst wake-up latency (us, log)", fontsize=7)
-    left.tick_params(labelsize=6)
-    for r, name in zip(recs, names):
-        counts = [int(c) for c in r["histogram"].split(",")]
-        width = r["bucket_ns"] / 1e3
-        xs = [(i + 0.5) * width for i in range(len(counts))]
-        pts = [(x, c) for x, c in zip(xs, counts) if c > 0]
-        right.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", linewidth=1, label=name)
-    right.set_xscale("log")
-    right.set_yscale("log")
-    right.set_xlabel("wake-up latency (us, log; bucket centres)", fontsize=7)
-    right.set_ylabel("wake-ups", fontsize=7)
-    right.tick_params(labelsize=6)
-    right.legend(fontsize=6)
-    fig.suptitle("rt-latency: cyclictest beside decompressing readers (" + res["profile"] + ")",
-                 fontsize=9)
+    plain_log_ticks(left.xaxis)
+    left.set_xlabel("worst wake-up latency (us)")
+    left.invert_yaxis()
+    left.set_title("worst case")
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False)
+    strategies = sorted({r["decomp"] for r in recs})
+    colours = dict(zip(strategies, sim_colours(len(strategies))))
+    for ax, codec in zip(axes[1:], codecs):
+        for r in recs:
+            if r.get("codec", "") != codec:
+                continue
+            counts = [int(c) for c in r["histogram"].split(",")]
+            width = r["bucket_ns"] / 1e3
+            last = max(i for i, c in enumerate(counts) if c > 0) + 1
+            edges = [max(i * width, width / 2) for i in range(last + 1)]
+            ax.stairs(counts[:last], edges, color=colours[r["decomp"]], linewidth=1.8,
+                      label=r["variant"] + "/" + r["decomp"])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        plain_log_ticks(ax.xaxis)
+        plain_log_ticks(ax.yaxis)
+        ax.set_xlabel("wake-up latency (us)")
+        ax.set_ylabel("wake-ups per bucket")
+        ax.set_title("%s: latency histogram" % codec)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False)
+    fig.suptitle("rt-latency, simulated on %s: cyclictest beside decompressing readers"
+                 % res["profile"])
     fig.tight_layout()
-    fig.savefig(out, dpi=90)
+    save(fig, out)
+
+
+def draw(res, out):
+    """Draws the figure of `res` (a bench JSON result) into `out`."""
+    s = res["scenario"]
+    if s == "phillip":
+        plot_matrix(res, out)
+    elif s == "emmc":
+        plot_emmc(res, out)
+    elif s == "rt-latency":
+        plot_latency(res, out)
+    elif s == "usb":
+        plot_sweep(res, out, MIB_TO_MB, "dd bs",
+                   "usb, simulated on %s: dd throughput by dd bs (the seed's MiB/s converted)"
+                   % res["profile"])
+    else:
+        plot_sweep(res, out, 1, "squashfs block size",
+                   "%s, simulated on %s: dd bs=64K throughput by block size"
+                   % (s, res["profile"]))
 
 
 def main():
@@ -136,17 +248,11 @@ def main():
         sys.exit("usage: plot.py RESULT.json OUT.png")
     with open(sys.argv[1]) as f:
         res = json.load(f)
-    s, out = res["scenario"], sys.argv[2]
-    if s == "phillip":
-        plot_matrix(res, out)
-    elif s == "emmc":
-        plot_bars(res, out, 0, 1, "MiB/s", refs=[(40.2, "seed before"), (59.4, "seed after")])
-    elif s == "rt-latency":
-        plot_latency(res, out)
-    elif s == "usb":
-        plot_lines(res, out, "MiB/s")
-    else:
-        plot_lines(res, out, "MB/s")
+    try:
+        draw(res, sys.argv[2])
+    except OSError as e:
+        print("plot.py: %s: %s" % (sys.argv[2], e.strerror), file=sys.stderr)
+        sys.exit(4)
 
 
 if __name__ == "__main__":

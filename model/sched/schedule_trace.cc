@@ -5,21 +5,9 @@
 #include <cstring>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 namespace squashlab {
-namespace {
-
-std::string JsonEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\', o += c;
-    else if (c == '\n') o += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
-    else o += c;
-  }
-  return o;
-}
-
-}  // namespace
 
 bool TraceEvent::operator==(const TraceEvent& o) const {
   return step == o.step && task == o.task && cpu == o.cpu && std::strcmp(op, o.op) == 0 &&
@@ -40,37 +28,41 @@ std::string ScheduleTrace::Ftrace(const std::string& header) const {
   return out;
 }
 
+// Chrome's trace event format through nlohmann-json: tasks as threads
+// (metadata events), operations as complete ("X") slices, the report as a
+// global instant event with its text.
 std::string ScheduleTrace::ChromeJson(const Report& report) const {
-  std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-  for (size_t i = 0; i < task_names.size(); i++) {
-    out += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(i) +
-           ",\"args\":{\"name\":\"" + JsonEscape(task_names[i]) + "\"}},\n";
-  }
-  auto ts = [this](uint64_t v) {
-    if (!ts_is_ns) return std::to_string(v);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", v / 1000.0);
-    return std::string(buf);
+  using nlohmann::ordered_json;
+  auto ts = [this](uint64_t v) -> ordered_json {
+    if (!ts_is_ns) return v;
+    return static_cast<double>(v) / 1000.0;  // microseconds
   };
+  ordered_json events_json = ordered_json::array();
+  for (size_t i = 0; i < task_names.size(); i++) {
+    events_json.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", i},
+                           {"args", {{"name", task_names[i]}}}});
+  }
   uint64_t last_ts = 0;
   int last_task = 0;
   for (size_t i = 0; i < events.size(); i++) {
     const TraceEvent& e = events[i];
     uint64_t next = i + 1 < events.size() ? events[i + 1].ts_ns : e.ts_ns + 1;
     uint64_t dur = next > e.ts_ns ? next - e.ts_ns : 1;
-    out += "{\"name\":\"" + JsonEscape(e.op) + "\",\"ph\":\"X\",\"pid\":1,\"tid\":" +
-           std::to_string(e.task) + ",\"ts\":" + ts(e.ts_ns) + ",\"dur\":" + ts(dur) + ",\"args\":{\"step\":" + std::to_string(e.step) +
-           ",\"arg\":" + std::to_string(e.arg) + ",\"cpu\":" + std::to_string(e.cpu) + "}},\n";
+    events_json.push_back({{"name", e.op}, {"ph", "X"}, {"pid", 1}, {"tid", e.task},
+                           {"ts", ts(e.ts_ns)}, {"dur", ts(dur)},
+                           {"args", {{"step", e.step}, {"arg", e.arg}, {"cpu", e.cpu}}}});
     last_ts = e.ts_ns + dur;
     last_task = e.task;
   }
   if (!report.empty()) {
-    out += "{\"name\":\"" + JsonEscape(report.title) + "\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":" +
-           std::to_string(last_task) + ",\"ts\":" + ts(last_ts) + ",\"args\":{\"report\":\"" + JsonEscape(report.ToString()) + "\"}},\n";
+    events_json.push_back({{"name", report.title}, {"ph", "i"}, {"s", "g"}, {"pid", 1},
+                           {"tid", last_task}, {"ts", ts(last_ts)},
+                           {"args", {{"report", report.ToString()}}}});
   }
-  out += "{\"name\":\"end\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":0,\"ts\":" + ts(last_ts) +
-         "}\n]}\n";
-  return out;
+  events_json.push_back(
+      {{"name", "end"}, {"ph", "i"}, {"s", "g"}, {"pid", 1}, {"tid", 0}, {"ts", ts(last_ts)}});
+  ordered_json j = {{"displayTimeUnit", "ns"}, {"traceEvents", std::move(events_json)}};
+  return j.dump() + "\n";
 }
 
 bool WriteChromeTrace(const std::string& path, const ScheduleTrace& trace, const Report& report) {

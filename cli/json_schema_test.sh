@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# This file validates real `squashlab verify --json` and `squashlab bench
+# --json` output files (small runs) against docs/schema/*.schema.json.
+set -euo pipefail
+root="${TEST_SRCDIR:-}/squashlab"
+[[ -d "$root/docs/schema" ]] || root="."
+bin="$root/cli/squashlab"
+[[ -x "$bin" ]] || bin="${SQUASHLAB:-bazel-bin/cli/squashlab}"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+validate="$root/cli/testing/validate_json.py"
+
+# A failing and a clean variant: classes with tokens, and none.
+"$bin" verify --variant async-2013 --variant sync-3.13 --decomp single --budget 60 \
+  --expect async-2013=fail --json "$tmp/verify.json" >/dev/null 2>&1
+python3 "$validate" "$root/docs/schema/verify.schema.json" "$tmp/verify.json"
+
+for scenario in emmc rt-latency; do
+  "$bin" bench "$scenario" --small --cache "$tmp/cache" --json "$tmp/bench-$scenario.json" \
+    >/dev/null 2>&1
+  python3 "$validate" "$root/docs/schema/bench.schema.json" "$tmp/bench-$scenario.json"
+done
+
+# --out DIR: per class a report, a minimised ftrace listing and a Chrome
+# trace that parses; repro --trace-out writes the same kind of trace.
+"$bin" verify --variant async-2013 --decomp single --budget 60 --expect async-2013=fail \
+  --out "$tmp/out" >/dev/null 2>&1
+python3 - "$tmp/out" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+reports = sorted(glob.glob(os.path.join(out, "*.report.txt")))
+assert reports, "no report files in %s" % out
+for report in reports:
+    base = report[:-len(".report.txt")]
+    text = open(report).read()
+    assert "replay token: sq1:" in text, report
+    assert "# tracer:" in open(base + ".ftrace.txt").read(), base
+    trace = json.load(open(base + ".trace.json"))
+    phases = {e["ph"] for e in trace["traceEvents"]}
+    assert {"M", "X", "i"} <= phases, (base, phases)
+print("%d classes written to --out, traces parse" % len(reports))
+PY
+token="$(sed -n 's/^replay token: //p' "$(ls "$tmp"/out/*.report.txt | head -n 1)")"
+"$bin" repro "$token" --trace-out "$tmp/repro.json" >/dev/null 2>&1 || [[ $? -eq 1 ]]
+python3 -c 'import json, sys; json.load(open(sys.argv[1])); print("repro trace parses")' \
+  "$tmp/repro.json"

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# This file tests `squashlab verify`'s exit status on small budgets: 0 when
+# every verdict is as expected, 1 when a violation is found where none was
+# expected (or none where one was), 2 for usage errors.
+set -uo pipefail
+bin="${TEST_SRCDIR:-}/squashlab/cli/squashlab"
+[[ -x "$bin" ]] || bin="${SQUASHLAB:-bazel-bin/cli/squashlab}"
+failures=0
+
+expect_exit() {  # WANT ARGS...
+  local want="$1"
+  shift
+  "$bin" verify "$@" >/dev/null 2>&1
+  local rc=$?
+  if [[ $rc -ne $want ]]; then
+    echo "FAIL: squashlab verify $*: exit $rc, expected $want"
+    failures=$((failures + 1))
+  fi
+}
+
+# async-2013 fails within a few dozen schedules (a page left locked).
+expect_exit 1 --variant async-2013 --decomp single --budget 60
+expect_exit 0 --variant async-2013 --decomp single --budget 60 --expect async-2013=fail
+expect_exit 0 --variant sync-3.13 --decomp single --budget 30
+expect_exit 1 --variant sync-3.13 --decomp single --budget 30 --expect sync-3.13=fail
+expect_exit 0 --variant sync-3.13 --variant async-2013 --decomp single --budget 60 \
+  --expect async-2013=fail
+expect_exit 1 --variant async-2013 --decomp single --budget 60 --first-only
+expect_exit 2 --variant async-2013 --expect async-2013
+expect_exit 2 --budget 1 --strategy nosuch
+
+# The verdict reads from the end: the table, then one summary line; the
+# listings only with -v.
+out="$("$bin" verify --decomp single --budget 40 --expect async-2013=fail 2>/dev/null)"
+last="$(printf '%s\n' "$out" | tail -n 1)"
+[[ "$last" == "verdict: 6 cells in "*": as expected" ]] || {
+  echo "FAIL: the last line is not the summary: $last"
+  failures=$((failures + 1))
+}
+[[ "$(printf '%s\n' "$out" | grep -c '^async-2013 ')" -eq 1 ]] || {
+  echo "FAIL: no table row for async-2013"
+  failures=$((failures + 1))
+}
+[[ "$out" != *"# tracer:"* ]] || {
+  echo "FAIL: ftrace listings without -v"
+  failures=$((failures + 1))
+}
+verbose="$("$bin" verify --variant async-2013 --decomp single --budget 40 -v 2>/dev/null)"
+[[ "$verbose" == *"# tracer:"* ]] || {
+  echo "FAIL: no ftrace listing with -v"
+  failures=$((failures + 1))
+}
+
+[[ $failures -eq 0 ]] || exit 1
+echo PASS
