@@ -90,7 +90,7 @@ void DestDir::Warn(const std::string& w) const {
   warnings_.push_back(w);
 }
 
-std::pair<int, std::string> DestDir::Where(DirId parent, const std::string& name) const {
+DestDir::Location DestDir::Locate(DirId parent, const std::string& name) const {
   const Dir& p = dirs_[parent];
   if (p.fd >= 0) return {p.fd, name};
   return {dirs_[p.anchor].fd, p.rel + "/" + name};
@@ -132,7 +132,7 @@ Status DestDir::AddAnchor(Dir d, int fd, bool expect_fresh) {
 
 StatusOr<DirId> DestDir::MakeDir(DirId parent, const std::string& name) {
   SQL_RETURN_IF_ERROR(CheckOpen(parent));
-  auto [fd, rel] = Where(parent, name);
+  auto [fd, rel] = Locate(parent, name);
   const Dir& p = dirs_[parent];
   Dir d;
   d.parent = parent;
@@ -175,28 +175,43 @@ StatusOr<DirId> DestDir::MakeDir(DirId parent, const std::string& name) {
 }
 
 template <typename Make>
-Status DestDir::CreateEntry(DirId parent, const std::string& name, const Make& make) {
-  SQL_RETURN_IF_ERROR(CheckOpen(parent));
-  auto [fd, rel] = Where(parent, name);
-  if (make(fd, rel.c_str()) == 0) return Status::Ok();
-  if (errno != EEXIST) return Errno(Show(parent, name));
-  if (!overwrite_) return Status::IoError(Show(parent, name) + ": already exists (-f to overwrite)");
+Status DestDir::CreateAt(const Location& at, const std::string& shown, const Make& make) const {
+  const char* rel = at.rel.c_str();
+  if (make(at.fd, rel) == 0) return Status::Ok();
+  if (errno != EEXIST) return Errno(shown);
+  if (!overwrite_) return Status::IoError(shown + ": already exists (-f to overwrite)");
   struct stat st;
-  if (fstatat(fd, rel.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    if (S_ISDIR(st.st_mode)) return Status::IoError(Show(parent, name) + ": a directory is in the way");
-    if (unlinkat(fd, rel.c_str(), 0) != 0) return Errno(Show(parent, name));
+  if (fstatat(at.fd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (S_ISDIR(st.st_mode)) return Status::IoError(shown + ": a directory is in the way");
+    if (unlinkat(at.fd, rel, 0) != 0) return Errno(shown);
   }
-  if (make(fd, rel.c_str()) != 0) return Errno(Show(parent, name));
+  if (make(at.fd, rel) != 0) return Errno(shown);
   return Status::Ok();
 }
 
-StatusOr<int> DestDir::CreateFile(DirId parent, const std::string& name, mode_t mode) {
+template <typename Make>
+Status DestDir::CreateEntry(DirId parent, const std::string& name, const Make& make) {
+  SQL_RETURN_IF_ERROR(CheckOpen(parent));
+  return CreateAt(Locate(parent, name), Show(parent, name), make);
+}
+
+StatusOr<DestDir::Location> DestDir::LocateNew(DirId parent, const std::string& name) const {
+  SQL_RETURN_IF_ERROR(CheckOpen(parent));
+  return Locate(parent, name);
+}
+
+StatusOr<int> DestDir::CreateFileAt(const Location& at, const std::string& shown, mode_t mode) const {
   int out = -1;
-  SQL_RETURN_IF_ERROR(CreateEntry(parent, name, [&](int fd, const char* rel) {
+  SQL_RETURN_IF_ERROR(CreateAt(at, shown, [&](int fd, const char* rel) {
     out = openat(fd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     return out < 0 ? -1 : 0;
   }));
   return out;
+}
+
+StatusOr<int> DestDir::CreateFile(DirId parent, const std::string& name, mode_t mode) {
+  SQL_ASSIGN_OR_RETURN(Location at, LocateNew(parent, name));
+  return CreateFileAt(at, Show(parent, name), mode);
 }
 
 Status DestDir::MakeSymlink(DirId parent, const std::string& name, const std::string& target) {
@@ -215,7 +230,7 @@ Status DestDir::MakeNode(DirId parent, const std::string& name, mode_t type, mod
 Status DestDir::MakeHardLink(DirId from_dir, const std::string& from_name, DirId dir,
                              const std::string& name) {
   SQL_RETURN_IF_ERROR(CheckOpen(from_dir));
-  auto [from_fd, from_rel] = Where(from_dir, from_name);
+  auto [from_fd, from_rel] = Locate(from_dir, from_name);
   return CreateEntry(dir, name, [&](int fd, const char* rel) {
     return linkat(from_fd, from_rel.c_str(), fd, rel, 0);
   });
@@ -256,7 +271,7 @@ Status DestDir::SetFileAttributes(int fd, const std::string& shown_path, bool ch
 Status DestDir::SetAttributes(DirId parent, const std::string& name, bool is_symlink, bool chown,
                               const Attributes& a) {
   SQL_RETURN_IF_ERROR(CheckOpen(parent));
-  auto [fd, rel] = Where(parent, name);
+  auto [fd, rel] = Locate(parent, name);
   if (chown && fchownat(fd, rel.c_str(), a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
     return Errno(Show(parent, name));
   // Made with its permission bits; chown cleared set-id bits. The parent may

@@ -44,7 +44,7 @@ struct Attributes {
 using DirId = uint32_t;
 inline constexpr DirId kDestRoot = 0;
 
-// Thread-compatible, except SetFileAttributes (see there). Every `name` must
+// Thread-compatible, except CreateFileAt and SetFileAttributes (see there). Every `name` must
 // be a safe name: non-empty, no '/', not "." or ".." (the reader checks).
 class DestDir {
  public:
@@ -62,6 +62,15 @@ class DestDir {
   // Creates a regular file with `mode` and returns its descriptor.
   // REQUIRES: the process umask is 0.
   StatusOr<int> CreateFile(DirId parent, const std::string& name, mode_t mode);
+  // The same in two steps, so that another thread may create the file:
+  // where it goes (an anchor's descriptor and a path from it), then, on any
+  // thread, creating it. The location stays valid until FinishDir(parent).
+  struct Location {
+    int fd;
+    std::string rel;
+  };
+  StatusOr<Location> LocateNew(DirId parent, const std::string& name) const;
+  StatusOr<int> CreateFileAt(const Location& at, const std::string& shown, mode_t mode) const;
   Status MakeSymlink(DirId parent, const std::string& name, const std::string& target);
   // A fifo, socket, device node or empty regular file, with permission
   // bits `perms` (set-id bits are for SetAttributes).
@@ -104,12 +113,14 @@ class DestDir {
   };
   DestDir(std::string path, bool overwrite) : path_(std::move(path)), overwrite_(overwrite) {}
   // The descriptor and relative path through which `name` in `parent` is reached.
-  std::pair<int, std::string> Where(DirId parent, const std::string& name) const;
+  Location Locate(DirId parent, const std::string& name) const;
   Status CheckOpen(DirId parent) const;
   StatusOr<DirId> AdoptDir(DirId parent, const std::string& name);
   Status AddAnchor(Dir d, int fd, bool expect_fresh);
   // Runs make(fd, path); when the name is taken: an error, or with
   // overwrite a non-directory is removed and make runs once more.
+  template <typename Make>
+  Status CreateAt(const Location& at, const std::string& shown, const Make& make) const;
   template <typename Make>
   Status CreateEntry(DirId parent, const std::string& name, const Make& make);
   // Owner, mode, xattrs and mtime through a descriptor.

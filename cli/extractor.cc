@@ -1,11 +1,13 @@
 // This file implements Extractor. The calling thread walks the image (whose
-// metadata is not thread-safe) and creates every entry, regular files
-// included, in walk order; each chunk of file data is a task for the
-// WorkQueue, which decodes it, writes it at its offset, and lets the chunk
-// that completes a file set its attributes and close it. When the walk
-// leaves a directory everything in it exists, so its mode and times are set
-// then, deepest first by construction; only directories that hard links go
-// into (and the paths' ancestors) wait for Finish.
+// metadata is not thread-safe) and makes directories, symlinks and special
+// files in walk order. A file of one chunk (most files of a tree) is one task
+// for the WorkQueue: create, decode, write, set attributes, close, so that
+// the file system's work for files runs on every core. A larger file is
+// created by the walk and each of its chunks is a task; the chunk that
+// completes the file sets its attributes and closes it. A directory's mode
+// and times are set once the walk has left it and its files exist (deepest
+// first by construction); those that hard links go into, and the paths'
+// ancestors, wait for Finish.
 #include "cli/extractor.h"
 
 #include <sys/stat.h>
@@ -45,6 +47,17 @@ struct Extractor::FileJob {
   bool ends_in_hole = false;
   std::string shown;  // DEST/path, for messages
   std::atomic<uint64_t> remaining{0};
+};
+
+// A file of one chunk, created and written by one task.
+struct Extractor::SmallFile {
+  DestDir::Location at;
+  std::string shown;
+  mode_t mode = 0;
+  FileLayout layout;
+  Attributes attrs;
+  bool chown = false;
+  std::atomic<int>* pending = nullptr;  // its directory's count of files to create
 };
 
 struct Extractor::Slot {
@@ -142,6 +155,11 @@ void Extractor::DeferOpenDirs() {
   for (auto it = stack_.rbegin(); it != stack_.rend() && !it->deferred; ++it) it->deferred = true;
 }
 
+std::atomic<int>* Extractor::PendingOf(DirId dir) {
+  while (pending_.size() <= dir) pending_.emplace_back(0);
+  return &pending_[dir];
+}
+
 Status Extractor::Leave() {
   const OpenDirState top = stack_.back();
   stack_.pop_back();
@@ -150,8 +168,18 @@ Status Extractor::Leave() {
     deferred_.push_back({top.id, top.inode});
     return Status::Ok();
   }
-  SQL_ASSIGN_OR_RETURN(Attributes a, AttributesOf(top.inode));
-  return dest_->FinishDir(top.id, a);
+  finishing_.push_back({top.id, top.inode});
+  return FinishReady();
+}
+
+Status Extractor::FinishReady() {
+  while (!finishing_.empty() && PendingOf(finishing_.front().id)->load(std::memory_order_acquire) == 0) {
+    const Deferred d = finishing_.front();
+    finishing_.pop_front();
+    SQL_ASSIGN_OR_RETURN(Attributes a, AttributesOf(d.inode));
+    SQL_RETURN_IF_ERROR(dest_->FinishDir(d.id, a));
+  }
+  return Status::Ok();
 }
 
 Status Extractor::Visit(const WalkItem& item, DirId parent) {
@@ -217,9 +245,10 @@ Status Extractor::AddFile(DirId parent, const std::string& image_path, const Ino
     counters_.files.fetch_add(1, std::memory_order_relaxed);
     return Status::Ok();
   }
+  SQL_ASSIGN_OR_RETURN(FileLayout layout, image_->Layout(in));
+  if (layout.chunk_count() == 1) return AddSmallFile(parent, image_path, in, std::move(layout));
   auto job = std::make_shared<FileJob>();
   SQL_ASSIGN_OR_RETURN(job->attrs, AttributesOf(in));
-  SQL_ASSIGN_OR_RETURN(FileLayout layout, image_->Layout(in));
   job->layout = std::make_shared<const FileLayout>(std::move(layout));
   job->chown = dest_->NeedsChown(parent, job->attrs);
   job->shown = dest_->path() + image_path;
@@ -242,6 +271,59 @@ Status Extractor::AddFile(DirId parent, const std::string& image_path, const Ino
     queue_->Submit([this, job, c](int slot) { WriteChunk(job, c, slot); });
   }
   return FirstError();
+}
+
+Status Extractor::AddSmallFile(DirId parent, const std::string& image_path, const Inode& in,
+                               FileLayout layout) {
+  auto f = std::make_shared<SmallFile>();
+  SQL_ASSIGN_OR_RETURN(f->attrs, AttributesOf(in));
+  SQL_ASSIGN_OR_RETURN(f->at, dest_->LocateNew(parent, BaseName(image_path)));
+  f->shown = dest_->path() + image_path;
+  f->mode = in.permissions & 0777;
+  f->layout = std::move(layout);
+  f->chown = dest_->NeedsChown(parent, f->attrs);
+  f->pending = PendingOf(parent);
+  f->pending->fetch_add(1, std::memory_order_relaxed);
+  ++totals_.files;
+  totals_.bytes += in.file_size;
+  queue_->Submit([this, f](int slot) { WriteSmallFile(f.get(), slot); });
+  return FirstError();
+}
+
+void Extractor::WriteSmallFile(SmallFile* f, int slot) {
+  Status st;
+  int fd = -1;
+  if (!failed_.load()) {
+    auto created = dest_->CreateFileAt(f->at, f->shown, f->mode);
+    if (created.ok()) {
+      fd = *created;
+    } else {
+      st = created.status();
+    }
+  }
+  // The entry exists: its directory may be finished from now on.
+  f->pending->fetch_sub(1, std::memory_order_release);
+  if (fd < 0) {
+    if (!st.ok()) RecordError(st);
+    return;
+  }
+  const uint32_t len = f->layout.chunk_length(0);
+  if (!IsSparseChunk(f->layout, 0)) {
+    Slot& s = *slots_[static_cast<size_t>(slot)];
+    st = image_->data().ReadChunk(f->layout, 0, s.ctx.get(), s.buf.data());
+    if (st.ok()) st = WriteAll(fd, ByteSpan(s.buf.data(), len), 0);
+    if (!st.ok()) st = st.WithContext(f->shown);
+  } else if (ftruncate(fd, static_cast<off_t>(len)) != 0) {
+    st = Status::IoError(f->shown + ": truncate failed");
+  }
+  if (st.ok()) st = dest_->SetFileAttributes(fd, f->shown, f->chown, f->attrs);
+  close(fd);
+  if (!st.ok()) {
+    RecordError(st);
+    return;
+  }
+  counters_.bytes.fetch_add(len, std::memory_order_relaxed);
+  counters_.files.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Extractor::WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk, int slot) {
@@ -280,6 +362,7 @@ void Extractor::FinishFile(FileJob* job) {
 Status Extractor::Finish() {
   queue_->Drain();
   SQL_RETURN_IF_ERROR(FirstError());
+  SQL_RETURN_IF_ERROR(FinishReady());
   for (const PendingLink& l : links_)
     SQL_RETURN_IF_ERROR(dest_->MakeHardLink(l.from_dir, l.from_name, l.dir, l.name));
   for (const Deferred& d : deferred_) {

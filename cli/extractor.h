@@ -1,12 +1,13 @@
 // This file implements Extractor, the engine of `squashlab extract`: one
-// walk of the image that creates each entry in the destination as it is
-// reached, hands file data to worker threads, and sets each directory's
+// walk of the image that creates directories, symlinks and special files as
+// it reaches them, hands files to worker threads, and sets each directory's
 // attributes as soon as everything in it has been created.
 #ifndef SQUASHLAB_CLI_EXTRACTOR_H_
 #define SQUASHLAB_CLI_EXTRACTOR_H_
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -59,12 +60,19 @@ class Extractor {
     std::string name;
   };
   struct FileJob;
+  struct SmallFile;
 
   Status Visit(const WalkItem& item, DirId parent);
   Status Leave();
+  // Finishes the directories left by the walk whose files all exist.
+  Status FinishReady();
   Status AddFile(DirId parent, const std::string& name, const Inode& in);
+  Status AddSmallFile(DirId parent, const std::string& image_path, const Inode& in,
+                      FileLayout layout);
+  void WriteSmallFile(SmallFile* f, int slot);
   void WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk, int slot);
   void FinishFile(FileJob* job);
+  std::atomic<int>* PendingOf(DirId dir);
   StatusOr<Attributes> AttributesOf(const Inode& in);
   StatusOr<DirId> AncestorDir(const RelPath& parts, size_t depth);
   void DeferOpenDirs();
@@ -80,6 +88,10 @@ class Extractor {
   std::unordered_map<std::string, DirId> ancestors_;  // image path -> dir
   std::vector<Deferred> ancestor_order_;              // in creation order
   std::vector<Deferred> deferred_;                    // deepest first
+  // Left by the walk, in that order (deepest first), waiting for the files
+  // that workers create in them: pending_[id] counts those not yet created.
+  std::deque<Deferred> finishing_;
+  std::deque<std::atomic<int>> pending_;
   std::unordered_map<uint32_t, std::pair<DirId, std::string>> first_link_;
   std::vector<PendingLink> links_;
   ExtractTotals totals_;

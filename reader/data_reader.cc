@@ -43,9 +43,9 @@ StatusOr<DataReader::Fragment> DataReader::ReadFragment(const StoredBlock& b, Co
       }
     }
   }
-  auto data = std::make_shared<std::vector<uint8_t>>(block_size_);
-  SQL_ASSIGN_OR_RETURN(size_t n, Decode(b, ctx, data->data(), data->size()));
-  data->resize(n);
+  auto data = std::make_shared<DecodedFragment>();
+  data->bytes.reset(new uint8_t[block_size_]);
+  SQL_ASSIGN_OR_RETURN(data->size, Decode(b, ctx, data->bytes.get(), block_size_));
   Fragment f = std::move(data);
   std::lock_guard<std::mutex> lock(mu_);
   fragments_.emplace_front(b.start, f);
@@ -70,10 +70,10 @@ Status DataReader::ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx,
     return Status::Ok();
   }
   SQL_ASSIGN_OR_RETURN(Fragment f, ReadFragment(layout.fragment, ctx));
-  if (static_cast<uint64_t>(layout.tail_offset) + len > f->size())
+  if (static_cast<uint64_t>(layout.tail_offset) + len > f->size)
     return Status::Corruption("file tail runs past the end of fragment " +
                               std::to_string(layout.fragment_index));
-  std::memcpy(out, f->data() + layout.tail_offset, len);
+  std::memcpy(out, f->bytes.get() + layout.tail_offset, len);
   return Status::Ok();
 }
 

@@ -34,7 +34,12 @@ class DataReader {
   uint32_t block_size() const { return block_size_; }
 
  private:
-  using Fragment = std::shared_ptr<const std::vector<uint8_t>>;
+  // A decoded fragment block; not zero-filled first (it is decoded into).
+  struct DecodedFragment {
+    std::unique_ptr<uint8_t[]> bytes;
+    size_t size = 0;
+  };
+  using Fragment = std::shared_ptr<const DecodedFragment>;
   StatusOr<Fragment> ReadFragment(const StoredBlock& b, Context* ctx) const;
   // Decodes a stored block into out[0, capacity); returns the decoded length.
   StatusOr<size_t> Decode(const StoredBlock& b, Context* ctx, uint8_t* out,
