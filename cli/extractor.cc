@@ -246,6 +246,7 @@ Status Extractor::AddFile(DirId parent, const std::string& image_path, const Ino
     return Status::Ok();
   }
   SQL_ASSIGN_OR_RETURN(FileLayout layout, image_->Layout(in));
+  WarmFragment(layout);
   if (layout.chunk_count() == 1) return AddSmallFile(parent, image_path, in, std::move(layout));
   auto job = std::make_shared<FileJob>();
   SQL_ASSIGN_OR_RETURN(job->attrs, AttributesOf(in));
@@ -271,6 +272,19 @@ Status Extractor::AddFile(DirId parent, const std::string& image_path, const Ino
     queue_->Submit([this, job, c](int slot) { WriteChunk(job, c, slot); });
   }
   return FirstError();
+}
+
+void Extractor::WarmFragment(const FileLayout& layout) {
+  if (!layout.has_tail || layout.fragment.start == last_fragment_ || queue_->slots() < 2) return;
+  last_fragment_ = layout.fragment.start;
+  // Ahead of the queued files: a worker decodes it while the others still
+  // write the files of the previous fragment.
+  auto tail = std::make_shared<const FileLayout>(layout);
+  // A failure is left for the files that need the fragment to report.
+  queue_->SubmitFirst([this, tail](int slot) {
+    if (failed_.load()) return;
+    static_cast<void>(image_->data().WarmFragment(*tail, slots_[static_cast<size_t>(slot)]->ctx.get()));
+  });
 }
 
 Status Extractor::AddSmallFile(DirId parent, const std::string& image_path, const Inode& in,

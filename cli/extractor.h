@@ -73,6 +73,9 @@ class Extractor {
   void WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk, int slot);
   void FinishFile(FileJob* job);
   std::atomic<int>* PendingOf(DirId dir);
+  // Starts decoding the fragment of `layout` on a worker when it is the
+  // first file of it that the walk meets.
+  void WarmFragment(const FileLayout& layout);
   StatusOr<Attributes> AttributesOf(const Inode& in);
   StatusOr<DirId> AncestorDir(const RelPath& parts, size_t depth);
   void DeferOpenDirs();
@@ -94,6 +97,7 @@ class Extractor {
   std::deque<std::atomic<int>> pending_;
   std::unordered_map<uint32_t, std::pair<DirId, std::string>> first_link_;
   std::vector<PendingLink> links_;
+  uint64_t last_fragment_ = ~uint64_t{0};  // start of the last fragment warmed
   ExtractTotals totals_;
   ProgressCounters counters_;
   std::atomic<bool> failed_{false};

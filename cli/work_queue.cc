@@ -38,6 +38,18 @@ void WorkQueue::Submit(Task task) {
   if (wake) work_cv_.notify_one();
 }
 
+void WorkQueue::SubmitFirst(Task task) {
+  if (workers_.empty()) {
+    task(0);
+    return;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  queue_.push_front(std::move(task));
+  const bool wake = sleeping_ > 0;
+  lock.unlock();
+  if (wake) work_cv_.notify_one();
+}
+
 void WorkQueue::Drain() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!queue_.empty()) {

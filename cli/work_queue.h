@@ -29,6 +29,9 @@ class WorkQueue {
 
   int slots() const { return static_cast<int>(workers_.size()) + 1; }
   void Submit(Task task);
+  // Queues `task` ahead of every other (e.g. to start work that queued
+  // tasks will need); it may exceed the capacity by one.
+  void SubmitFirst(Task task);
   // Runs what is queued on the caller, then waits for the workers' tasks.
   void Drain();
 

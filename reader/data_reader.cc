@@ -1,5 +1,6 @@
 // This file implements DataReader with a small shared cache of decoded
-// fragment blocks (many small files share one).
+// fragment blocks (many small files share one), each decoded once even when
+// several threads ask for it at the same time.
 #include "reader/data_reader.h"
 
 #include <cstring>
@@ -34,23 +35,42 @@ StatusOr<size_t> DataReader::Decode(const StoredBlock& b, Context* ctx, uint8_t*
 }
 
 StatusOr<DataReader::Fragment> DataReader::ReadFragment(const StoredBlock& b, Context* ctx) const {
+  std::promise<StatusOr<Fragment>> promise;
+  std::shared_future<StatusOr<Fragment>> result;
+  bool found = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto it = fragments_.begin(); it != fragments_.end(); ++it) {
+    for (auto it = fragments_.begin(); it != fragments_.end() && !found; ++it) {
       if (it->first == b.start) {
         fragments_.splice(fragments_.begin(), fragments_, it);
-        return it->second;
+        result = it->second;
+        found = true;
       }
     }
+    if (!found) {
+      result = promise.get_future().share();
+      fragments_.emplace_front(b.start, result);
+      if (fragments_.size() > kFragmentCacheSize) fragments_.pop_back();
+    }
   }
+  if (found) return result.get();  // decoded, or being decoded: wait for it
   auto data = std::make_shared<DecodedFragment>();
   data->bytes.reset(new uint8_t[block_size_]);
-  SQL_ASSIGN_OR_RETURN(data->size, Decode(b, ctx, data->bytes.get(), block_size_));
-  Fragment f = std::move(data);
-  std::lock_guard<std::mutex> lock(mu_);
-  fragments_.emplace_front(b.start, f);
-  if (fragments_.size() > kFragmentCacheSize) fragments_.pop_back();
-  return f;
+  auto n = Decode(b, ctx, data->bytes.get(), block_size_);
+  if (n.ok()) {
+    data->size = *n;
+    promise.set_value(Fragment(std::move(data)));
+  } else {
+    promise.set_value(n.status());
+    std::lock_guard<std::mutex> lock(mu_);  // do not keep the failure
+    fragments_.remove_if([&](const auto& e) { return e.first == b.start; });
+  }
+  return result.get();
+}
+
+Status DataReader::WarmFragment(const FileLayout& layout, Context* ctx) const {
+  if (!layout.has_tail) return Status::Ok();
+  return ReadFragment(layout.fragment, ctx).status();
 }
 
 Status DataReader::ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx,

@@ -4,6 +4,7 @@
 #ifndef SQUASHLAB_READER_DATA_READER_H_
 #define SQUASHLAB_READER_DATA_READER_H_
 
+#include <future>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,11 @@ class DataReader {
   // Writes the chunk_length(i) bytes of chunk i into out.
   Status ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx, uint8_t* out) const;
 
+  // Decodes the fragment block that holds layout's tail into the shared
+  // cache, so that the readers of the tails in it find it decoded (or being
+  // decoded) instead of each waiting for its own decode.
+  Status WarmFragment(const FileLayout& layout, Context* ctx) const;
+
   uint32_t block_size() const { return block_size_; }
 
  private:
@@ -48,9 +54,12 @@ class DataReader {
   std::shared_ptr<const ImageBytes> bytes_;
   CompressorId compressor_;
   uint32_t block_size_;
-  static constexpr size_t kFragmentCacheSize = 8;
+  static constexpr size_t kFragmentCacheSize = 16;
   mutable std::mutex mu_;
-  mutable std::list<std::pair<uint64_t, Fragment>> fragments_;  // most recent first
+  // Most recent first. A fragment being decoded is in the list already, so
+  // threads that need it at the same time wait for it rather than decode it
+  // again (files that share a fragment are usually extracted together).
+  mutable std::list<std::pair<uint64_t, std::shared_future<StatusOr<Fragment>>>> fragments_;
 };
 
 }  // namespace squashlab
