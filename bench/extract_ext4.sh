@@ -10,9 +10,15 @@
 # 1 GiB file, lz4) live on tmpfs so that reading them costs no disk I/O.
 #
 # Usage (as root): bench/extract_ext4.sh [--rounds N] [--load-rounds N] [--rd-rounds N]
-#                  [--nice N] [--out DIR] [--work DIR] [--no-build] [--quick]
-# --nice runs every tool at that nice level (e.g. -10 on a machine others are
-# using) except in the busy round, where tools and busy loops share nice 0.
+#                  [--nice N] [--boost N] [--out DIR] [--work DIR] [--no-build]
+#                  [--quick] [--keep-images] [--reuse-images]
+# --nice runs every tool at that nice level except in the busy round, where
+# tools and busy loops share nice 0. With autogroup scheduling (Debian's
+# default) nice only orders tasks of one session; --boost N sets the nice of
+# this script's session instead (run it under setsid), so that on a machine
+# others are using every tool gets most of the CPU, the same for each.
+# --keep-images leaves the images mounted in WORK/images; --reuse-images uses
+# them (and keeps them).
 # Writes DIR/runs.csv, DIR/strace.csv, DIR/machine.txt; bench/extract_ext4_report.py
 # DIR prints the table and writes DIR/summary.json and DIR/table.md.
 set -euo pipefail
@@ -22,6 +28,9 @@ rounds=5
 load_rounds=3
 rd_rounds=1
 nice_level=0
+boost=""
+reuse=0
+keep_images=0
 out=""
 work=/var/tmp/squashlab-extract-bench
 no_build=0
@@ -32,11 +41,14 @@ while [[ $# -gt 0 ]]; do
     --load-rounds) load_rounds="$2"; shift ;;
     --rd-rounds) rd_rounds="$2"; shift ;;
     --nice) nice_level="$2"; shift ;;
+    --boost) boost="$2"; shift ;;
+    --reuse-images) reuse=1; keep_images=1 ;;
+    --keep-images) keep_images=1 ;;
     --out) out="$2"; shift ;;
     --work) work="$2"; shift ;;
     --no-build) no_build=1 ;;
     --quick) quick=1 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "extract_ext4.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -50,6 +62,9 @@ if [[ $(id -u) != 0 ]]; then log "SKIP: needs root (mkfs, mount -o loop, drop_ca
 for t in mksquashfs unsquashfs rdsquashfs mkfs.ext4 strace /usr/bin/time; do
   command -v "$t" >/dev/null || { log "SKIP: $t missing (squashfs-tools, squashfs-tools-ng, e2fsprogs, strace, time)"; exit 0; }
 done
+if [[ -n $boost ]]; then
+  echo "$boost" >/proc/self/autogroup || log "cannot set the session's nice (no autogroup?)"
+fi
 if [[ $no_build == 0 ]]; then
   log "building squashlab (-c opt)"
   (cd "$repo" && bazel build -c opt //cli:squashlab >&2)
@@ -63,7 +78,7 @@ ext4_img="$work/ext4.img"
 cleanup() {
   [[ -n "${hogs:-}" ]] && kill $hogs 2>/dev/null || true
   mountpoint -q "$mnt" && umount "$mnt" || true
-  mountpoint -q "$work/images" && umount "$work/images" || true
+  [[ $keep_images == 1 ]] || { mountpoint -q "$work/images" && umount "$work/images" || true; }
   rm -f "$ext4_img"
 }
 trap cleanup EXIT
@@ -99,18 +114,22 @@ if (( quick == 0 && files < 50000 )); then
   tree_src+=(/usr/lib); files=$(find "${tree_src[@]}" -type f | wc -l)
 fi
 log "tree: ${tree_src[*]}: $files regular files"
-for c in lz4 gzip; do
-  log "mksquashfs tree, $c"
-  mksquashfs "${tree_src[@]}" "$img/tree-$c.sqfs" -comp "$c" -noappend -quiet -no-progress >&2
-done
-big_mib=1024
-[[ $quick == 1 ]] && big_mib=128
-mkdir -p "$img/bigsrc"
-# Real content: what tar makes of /usr/share and /usr/lib, cut at 1 GiB.
-(tar cf - -C / usr/share usr/lib 2>/dev/null || true) | head -c $((big_mib << 20)) >"$img/bigsrc/big.bin"
-log "mksquashfs 1 file of $(stat -c %s "$img/bigsrc/big.bin") bytes, lz4"
-mksquashfs "$img/bigsrc" "$img/big-lz4.sqfs" -comp lz4 -noappend -quiet -no-progress >&2
-rm -rf "$img/bigsrc"
+if [[ $reuse == 1 && -f $img/tree-lz4.sqfs && -f $img/tree-gzip.sqfs && -f $img/big-lz4.sqfs ]]; then
+  log "reusing the images in $img"
+else
+  for c in lz4 gzip; do
+    log "mksquashfs tree, $c"
+    mksquashfs "${tree_src[@]}" "$img/tree-$c.sqfs" -comp "$c" -noappend -quiet -no-progress >&2
+  done
+  big_mib=1024
+  [[ $quick == 1 ]] && big_mib=128
+  mkdir -p "$img/bigsrc"
+  # Real content: what tar makes of /usr/share and /usr/lib, cut at 1 GiB.
+  (tar cf - -C / usr/share usr/lib 2>/dev/null || true) | head -c $((big_mib << 20)) >"$img/bigsrc/big.bin"
+  log "mksquashfs 1 file of $(stat -c %s "$img/bigsrc/big.bin") bytes, lz4"
+  mksquashfs "$img/bigsrc" "$img/big-lz4.sqfs" -comp lz4 -noappend -quiet -no-progress >&2
+  rm -rf "$img/bigsrc"
+fi
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -123,7 +142,7 @@ rm -rf "$img/bigsrc"
   echo "squashlab: $(cd "$repo" && git rev-parse --short HEAD)"
   echo "tree: ${tree_src[*]} ($files regular files)"
   echo "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "nice: $nice_level (busy round: 0)"
+  echo "nice: $nice_level (busy round: 0); session (autogroup) nice: ${boost:-unchanged}"
 } >"$out/machine.txt"
 
 # ---- runs ------------------------------------------------------------------------
