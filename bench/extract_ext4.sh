@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file implements the extraction benchmark on a real file system:
 # `squashlab extract`, `unsquashfs -d` and `rdsquashfs -u /` (with -X -T -C -O
 # so that it too sets xattrs, times, modes and owners) extract the same images

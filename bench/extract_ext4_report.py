@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the report of bench/extract_ext4.sh: per case, each
 tool's median time with its spread (min-max over the rounds), the ratio of
 each peer's median to squashlab's, the time `sync` took afterwards, and the

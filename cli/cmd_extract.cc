@@ -31,10 +31,12 @@ struct ExtractFlags {
 // Returns an empty string, or what is wrong with the command line.
 std::string ParseFlags(const Args& args, ExtractFlags* flags) {
   Args rest;
-  if (!TakeThreadsOption(args, &flags->threads, &rest)) return "extract: -p takes a thread count from 1 to 256";
+  if (!TakeThreadsOption(args, &flags->threads, &rest))
+    return "extract: -p takes a thread count from 1 to 256";
   // Creating files blocks on directory locks and the journal: two threads a
   // core keep the cores busy (and hold their share on a loaded machine).
-  if (std::find(args.begin(), args.end(), "-p") == args.end()) flags->threads *= 2;
+  if (std::find(args.begin(), args.end(), "-p") == args.end())
+    flags->threads *= 2;
   for (const std::string& a : rest) {
     if (a == "-f") {
       flags->overwrite = true;
@@ -46,7 +48,8 @@ std::string ParseFlags(const Args& args, ExtractFlags* flags) {
       flags->operands.push_back(a);
     }
   }
-  if (flags->operands.size() < 2) return "extract takes an image and a destination";
+  if (flags->operands.size() < 2)
+    return "extract takes an image and a destination";
   return "";
 }
 
@@ -56,7 +59,8 @@ Status Extract(Image* image, DestDir* dest, const ExtractFlags& flags,
   std::unique_ptr<ProgressBar> bar;
   if (!flags.quiet && isatty(STDERR_FILENO)) {
     SQL_ASSIGN_OR_RETURN(ExtractTotals total, CountTree(image, paths));
-    bar = std::make_unique<ProgressBar>(STDERR_FILENO, &ex.counters(), total.files, total.bytes);
+    bar = std::make_unique<ProgressBar>(STDERR_FILENO, &ex.counters(),
+                                        total.files, total.bytes);
   }
   for (const std::string& path : paths) SQL_RETURN_IF_ERROR(ex.Add(path));
   Status st = ex.Finish();
@@ -74,7 +78,8 @@ int RunExtract(const Args& args) {
   auto image = Image::Open(img_path);
   if (!image.ok()) return Fail(img_path, "", image.status());
   std::vector<std::string> paths;
-  for (size_t i = 2; i < flags.operands.size(); ++i) paths.push_back(CanonicalImagePath(flags.operands[i]));
+  for (size_t i = 2; i < flags.operands.size(); ++i)
+    paths.push_back(CanonicalImagePath(flags.operands[i]));
   if (paths.empty()) paths.push_back("/");
   paths = DisjointPaths(paths);
   const auto start = std::chrono::steady_clock::now();
@@ -85,10 +90,14 @@ int RunExtract(const Args& args) {
   ExtractTotals done;
   const Status st = Extract(image->get(), dest->get(), flags, paths, &done);
   umask(saved_umask);
-  for (const std::string& w : (*dest)->warnings()) std::fprintf(stderr, "squashlab: warning: %s\n", w.c_str());
-  if (!st.ok()) return Fail(st.code() == StatusCode::kIoError ? "" : img_path, "", st);
+  for (const std::string& w : (*dest)->warnings())
+    std::fprintf(stderr, "squashlab: warning: %s\n", w.c_str());
+  if (!st.ok())
+    return Fail(st.code() == StatusCode::kIoError ? "" : img_path, "", st);
   if (!flags.quiet) {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     std::printf("%s\n", RenderSummary(done, s).c_str());
   }
   return kExitOk;

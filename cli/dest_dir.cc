@@ -26,7 +26,9 @@ bool IsProtected(const struct stat& st, uid_t euid) {
   return (st.st_uid == euid || st.st_uid == 0) && (st.st_mode & 022) == 0;
 }
 
-const char* Rel(const std::string& rel) { return rel.empty() ? "." : rel.c_str(); }
+const char* Rel(const std::string& rel) {
+  return rel.empty() ? "." : rel.c_str();
+}
 
 }  // namespace
 
@@ -42,7 +44,8 @@ RelPath SplitImagePath(const std::string& image_path) {
   return out;
 }
 
-StatusOr<std::unique_ptr<DestDir>> DestDir::Open(const std::string& path, bool overwrite) {
+StatusOr<std::unique_ptr<DestDir>> DestDir::Open(const std::string& path,
+                                                 bool overwrite) {
   std::unique_ptr<DestDir> d(new DestDir(path, overwrite));
   d->euid_ = geteuid();
   d->egid_ = getegid();
@@ -70,7 +73,8 @@ DestDir::~DestDir() {
 
 std::string DestDir::Show(DirId dir, const std::string& name) const {
   std::string tail = name.empty() ? "" : "/" + name;
-  for (DirId i = dir; i != kDestRoot; i = dirs_[i].parent) tail = "/" + dirs_[i].name + tail;
+  for (DirId i = dir; i != kDestRoot; i = dirs_[i].parent)
+    tail = "/" + dirs_[i].name + tail;
   return path_ + tail;
 }
 
@@ -98,12 +102,14 @@ DestDir::Location DestDir::Locate(DirId parent, const std::string& name) const {
 
 Status DestDir::CheckOpen(DirId parent) const {
   if (parent >= dirs_.size() || dirs_[parent].finished)
-    return Status::InvalidArgument("directory " + std::to_string(parent) + " is finished");
+    return Status::InvalidArgument("directory " + std::to_string(parent) +
+                                   " is finished");
   return Status::Ok();
 }
 
 bool DestDir::NeedsChown(DirId parent, const Attributes& a) const {
-  return is_root() && (a.uid != euid_ || a.gid != egid_ || !dirs_[parent].fresh);
+  return is_root() &&
+         (a.uid != euid_ || a.gid != egid_ || !dirs_[parent].fresh);
 }
 
 // `d` is reached through a parent other users may change: hold it open, and
@@ -119,7 +125,8 @@ Status DestDir::AddAnchor(Dir d, int fd, bool expect_fresh) {
   }
   if (expect_fresh && (st.st_uid != euid_ || (st.st_mode & 0777) != 0700)) {
     close(fd);
-    return Status::IoError(shown + ": replaced by another directory while extracting");
+    return Status::IoError(shown +
+                           ": replaced by another directory while extracting");
   }
   d.fd = fd;
   d.anchor = static_cast<DirId>(dirs_.size());
@@ -142,7 +149,8 @@ StatusOr<DirId> DestDir::MakeDir(DirId parent, const std::string& name) {
   const bool made = mkdirat(fd, rel.c_str(), 0700) == 0;
   if (!made && errno != EEXIST) return Errno(Show(parent, name));
   if (!made && !overwrite_)
-    return Status::IoError(Show(parent, name) + ": already exists (-f to overwrite)");
+    return Status::IoError(Show(parent, name) +
+                           ": already exists (-f to overwrite)");
   // Made here: 0700, a set-group-ID parent's group is inherited with the bit.
   d.fresh = made && p.fresh;
   d.is_protected = made;
@@ -151,11 +159,13 @@ StatusOr<DirId> DestDir::MakeDir(DirId parent, const std::string& name) {
     dirs_.push_back(std::move(d));
     return id;
   }
-  const int dfd = openat(fd, rel.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  const int dfd =
+      openat(fd, rel.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dfd < 0) {
     if (errno == ELOOP || errno == ENOTDIR)
       return Status::IoError(Show(parent, name) +
-                             ": exists and is a symlink or not a directory; not extracting through it");
+                             ": exists and is a symlink or not a directory; "
+                             "not extracting through it");
     return Errno(Show(parent, name));
   }
   if (!p.is_protected) {
@@ -175,14 +185,17 @@ StatusOr<DirId> DestDir::MakeDir(DirId parent, const std::string& name) {
 }
 
 template <typename Make>
-Status DestDir::CreateAt(const Location& at, const std::string& shown, const Make& make) const {
+Status DestDir::CreateAt(const Location& at, const std::string& shown,
+                         const Make& make) const {
   const char* rel = at.rel.c_str();
   if (make(at.fd, rel) == 0) return Status::Ok();
   if (errno != EEXIST) return Errno(shown);
-  if (!overwrite_) return Status::IoError(shown + ": already exists (-f to overwrite)");
+  if (!overwrite_)
+    return Status::IoError(shown + ": already exists (-f to overwrite)");
   struct stat st;
   if (fstatat(at.fd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    if (S_ISDIR(st.st_mode)) return Status::IoError(shown + ": a directory is in the way");
+    if (S_ISDIR(st.st_mode))
+      return Status::IoError(shown + ": a directory is in the way");
     if (unlinkat(at.fd, rel, 0) != 0) return Errno(shown);
   }
   if (make(at.fd, rel) != 0) return Errno(shown);
@@ -190,45 +203,52 @@ Status DestDir::CreateAt(const Location& at, const std::string& shown, const Mak
 }
 
 template <typename Make>
-Status DestDir::CreateEntry(DirId parent, const std::string& name, const Make& make) {
+Status DestDir::CreateEntry(DirId parent, const std::string& name,
+                            const Make& make) {
   SQL_RETURN_IF_ERROR(CheckOpen(parent));
   return CreateAt(Locate(parent, name), Show(parent, name), make);
 }
 
-StatusOr<DestDir::Location> DestDir::LocateNew(DirId parent, const std::string& name) const {
+StatusOr<DestDir::Location> DestDir::LocateNew(DirId parent,
+                                               const std::string& name) const {
   SQL_RETURN_IF_ERROR(CheckOpen(parent));
   return Locate(parent, name);
 }
 
-StatusOr<int> DestDir::CreateFileAt(const Location& at, const std::string& shown, mode_t mode) const {
+StatusOr<int> DestDir::CreateFileAt(const Location& at,
+                                    const std::string& shown,
+                                    mode_t mode) const {
   int out = -1;
   SQL_RETURN_IF_ERROR(CreateAt(at, shown, [&](int fd, const char* rel) {
-    out = openat(fd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    out = openat(fd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                 mode);
     return out < 0 ? -1 : 0;
   }));
   return out;
 }
 
-StatusOr<int> DestDir::CreateFile(DirId parent, const std::string& name, mode_t mode) {
+StatusOr<int> DestDir::CreateFile(DirId parent, const std::string& name,
+                                  mode_t mode) {
   SQL_ASSIGN_OR_RETURN(Location at, LocateNew(parent, name));
   return CreateFileAt(at, Show(parent, name), mode);
 }
 
-Status DestDir::MakeSymlink(DirId parent, const std::string& name, const std::string& target) {
+Status DestDir::MakeSymlink(DirId parent, const std::string& name,
+                            const std::string& target) {
   return CreateEntry(parent, name, [&](int fd, const char* rel) {
     return symlinkat(target.c_str(), fd, rel);
   });
 }
 
-Status DestDir::MakeNode(DirId parent, const std::string& name, mode_t type, mode_t perms,
-                         dev_t rdev) {
+Status DestDir::MakeNode(DirId parent, const std::string& name, mode_t type,
+                         mode_t perms, dev_t rdev) {
   return CreateEntry(parent, name, [&](int fd, const char* rel) {
     return mknodat(fd, rel, type | (perms & 0777), rdev);
   });
 }
 
-Status DestDir::MakeHardLink(DirId from_dir, const std::string& from_name, DirId dir,
-                             const std::string& name) {
+Status DestDir::MakeHardLink(DirId from_dir, const std::string& from_name,
+                             DirId dir, const std::string& name) {
   SQL_RETURN_IF_ERROR(CheckOpen(from_dir));
   auto [from_fd, from_rel] = Locate(from_dir, from_name);
   return CreateEntry(dir, name, [&](int fd, const char* rel) {
@@ -238,19 +258,21 @@ Status DestDir::MakeHardLink(DirId from_dir, const std::string& from_name, DirId
 
 // lsetxattr does not follow the last component; /proc/self/fd/N stands for
 // the anchor, whose descriptor is the only way to name it safely.
-Status DestDir::SetXattrsByPath(int fd, const std::string& rel, const std::string& shown,
+Status DestDir::SetXattrsByPath(int fd, const std::string& rel,
+                                const std::string& shown,
                                 const std::vector<Xattr>& xattrs) {
   if (xattrs.empty()) return Status::Ok();
   const std::string path = "/proc/self/fd/" + std::to_string(fd) + "/" + rel;
   for (const Xattr& x : xattrs) {
-    if (lsetxattr(path.c_str(), x.name.c_str(), x.value.data(), x.value.size(), 0) != 0)
+    if (lsetxattr(path.c_str(), x.name.c_str(), x.value.data(), x.value.size(),
+                  0) != 0)
       Warn(shown + ": xattr " + x.name + " not set: " + std::strerror(errno));
   }
   return Status::Ok();
 }
 
-Status DestDir::SetByFd(int fd, const std::string& shown, bool chown, bool chmod,
-                        const Attributes& a) {
+Status DestDir::SetByFd(int fd, const std::string& shown, bool chown,
+                        bool chmod, const Attributes& a) {
   if (chown && fchown(fd, a.uid, a.gid) != 0) return Errno(shown);
   if (chmod && fchmod(fd, a.mode) != 0) return Errno(shown);
   for (const Xattr& x : a.xattrs) {
@@ -262,17 +284,19 @@ Status DestDir::SetByFd(int fd, const std::string& shown, bool chown, bool chmod
   return Status::Ok();
 }
 
-Status DestDir::SetFileAttributes(int fd, const std::string& shown_path, bool chown,
-                                  const Attributes& a) {
+Status DestDir::SetFileAttributes(int fd, const std::string& shown_path,
+                                  bool chown, const Attributes& a) {
   // Created with its permission bits (umask 0); chown cleared set-id bits.
   return SetByFd(fd, shown_path, chown, (a.mode & 07000) != 0, a);
 }
 
-Status DestDir::SetAttributes(DirId parent, const std::string& name, bool is_symlink, bool chown,
+Status DestDir::SetAttributes(DirId parent, const std::string& name,
+                              bool is_symlink, bool chown,
                               const Attributes& a) {
   SQL_RETURN_IF_ERROR(CheckOpen(parent));
   auto [fd, rel] = Locate(parent, name);
-  if (chown && fchownat(fd, rel.c_str(), a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
+  if (chown &&
+      fchownat(fd, rel.c_str(), a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
     return Errno(Show(parent, name));
   // Made with its permission bits; chown cleared set-id bits. The parent may
   // be an anchor others can write to: never follow here.
@@ -281,7 +305,8 @@ Status DestDir::SetAttributes(DirId parent, const std::string& name, bool is_sym
     return Errno(Show(parent, name));
   SQL_RETURN_IF_ERROR(SetXattrsByPath(fd, rel, Show(parent, name), a.xattrs));
   const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};
-  if (utimensat(fd, rel.c_str(), times, AT_SYMLINK_NOFOLLOW) != 0) return Errno(Show(parent, name));
+  if (utimensat(fd, rel.c_str(), times, AT_SYMLINK_NOFOLLOW) != 0)
+    return Errno(Show(parent, name));
   return Status::Ok();
 }
 
@@ -301,7 +326,8 @@ Status DestDir::FinishDir(DirId dir, const Attributes& a) {
   // Reached by path: its parent is protected, so the path still leads to it.
   const int fd = dirs_[d.anchor].fd;
   const char* rel = Rel(d.rel);
-  if (is_root() && fchownat(fd, rel, a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0) return Errno(shown);
+  if (is_root() && fchownat(fd, rel, a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
+    return Errno(shown);
   if (fchmodat(fd, rel, a.mode, 0) != 0) return Errno(shown);
   SQL_RETURN_IF_ERROR(SetXattrsByPath(fd, d.rel, shown, a.xattrs));
   const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};

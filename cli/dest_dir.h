@@ -44,15 +44,17 @@ struct Attributes {
 using DirId = uint32_t;
 inline constexpr DirId kDestRoot = 0;
 
-// Thread-compatible, except CreateFileAt and SetFileAttributes (see there). Every `name` must
-// be a safe name: non-empty, no '/', not "." or ".." (the reader checks).
+// Thread-compatible, except CreateFileAt and SetFileAttributes (see there).
+// Every `name` must be a safe name: non-empty, no '/', not "." or ".." (the
+// reader checks).
 class DestDir {
  public:
   // Creates `path` if missing (its parent must exist), then opens it. With
   // `overwrite` false, any entry that already exists where the image puts
   // one is an error; with true, existing directories are reused and other
   // entries replaced (a directory never; a symlink is never crossed).
-  static StatusOr<std::unique_ptr<DestDir>> Open(const std::string& path, bool overwrite);
+  static StatusOr<std::unique_ptr<DestDir>> Open(const std::string& path,
+                                                 bool overwrite);
   ~DestDir();
   DestDir(const DestDir&) = delete;
   DestDir& operator=(const DestDir&) = delete;
@@ -70,17 +72,20 @@ class DestDir {
     std::string rel;
   };
   StatusOr<Location> LocateNew(DirId parent, const std::string& name) const;
-  StatusOr<int> CreateFileAt(const Location& at, const std::string& shown, mode_t mode) const;
-  Status MakeSymlink(DirId parent, const std::string& name, const std::string& target);
+  StatusOr<int> CreateFileAt(const Location& at, const std::string& shown,
+                             mode_t mode) const;
+  Status MakeSymlink(DirId parent, const std::string& name,
+                     const std::string& target);
   // A fifo, socket, device node or empty regular file, with permission
   // bits `perms` (set-id bits are for SetAttributes).
-  Status MakeNode(DirId parent, const std::string& name, mode_t type, mode_t perms, dev_t rdev);
+  Status MakeNode(DirId parent, const std::string& name, mode_t type,
+                  mode_t perms, dev_t rdev);
   Status MakeHardLink(DirId from_dir, const std::string& from_name, DirId dir,
                       const std::string& name);
   // Owner (when `chown`, see NeedsChown), set-id bits (not for symlinks),
   // xattrs, then mtime, of what MakeSymlink or MakeNode made.
-  Status SetAttributes(DirId parent, const std::string& name, bool is_symlink, bool chown,
-                       const Attributes& a);
+  Status SetAttributes(DirId parent, const std::string& name, bool is_symlink,
+                       bool chown, const Attributes& a);
   // The same for a directory; after it nothing may be created in `dir`
   // (its final mode may forbid it, or let other users in).
   Status FinishDir(DirId dir, const Attributes& a);
@@ -111,8 +116,10 @@ class DestDir {
     bool fresh = false;  // created here: new entries get this process's owner
     bool finished = false;
   };
-  DestDir(std::string path, bool overwrite) : path_(std::move(path)), overwrite_(overwrite) {}
-  // The descriptor and relative path through which `name` in `parent` is reached.
+  DestDir(std::string path, bool overwrite)
+      : path_(std::move(path)), overwrite_(overwrite) {}
+  // The descriptor and relative path through which `name` in `parent` is
+  // reached.
   Location Locate(DirId parent, const std::string& name) const;
   Status CheckOpen(DirId parent) const;
   StatusOr<DirId> AdoptDir(DirId parent, const std::string& name);
@@ -120,12 +127,15 @@ class DestDir {
   // Runs make(fd, path); when the name is taken: an error, or with
   // overwrite a non-directory is removed and make runs once more.
   template <typename Make>
-  Status CreateAt(const Location& at, const std::string& shown, const Make& make) const;
+  Status CreateAt(const Location& at, const std::string& shown,
+                  const Make& make) const;
   template <typename Make>
   Status CreateEntry(DirId parent, const std::string& name, const Make& make);
   // Owner, mode, xattrs and mtime through a descriptor.
-  Status SetByFd(int fd, const std::string& shown, bool chown, bool chmod, const Attributes& a);
-  Status SetXattrsByPath(int fd, const std::string& rel, const std::string& shown,
+  Status SetByFd(int fd, const std::string& shown, bool chown, bool chmod,
+                 const Attributes& a);
+  Status SetXattrsByPath(int fd, const std::string& rel,
+                         const std::string& shown,
                          const std::vector<Xattr>& xattrs);
   void Warn(const std::string& w) const;
 

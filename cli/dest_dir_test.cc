@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of DestDir: which directories it holds open (none below a private
 // destination, each one below a directory others can write to), refusing
 // existing entries, what overwriting may replace, and that a symlink in the
@@ -5,10 +6,9 @@
 #include "cli/dest_dir.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -53,7 +53,8 @@ TEST(DestDirTest, APrivateDestinationOpensNoDirectoryBelowIt) {
   auto b = (*dest)->MakeDir(*a, "b");
   ASSERT_TRUE(b.ok());
   EXPECT_EQ((*dest)->open_anchors(), 1u);
-  EXPECT_EQ(fs::status(p / "a").permissions(), fs::perms::owner_all) << "private until finished";
+  EXPECT_EQ(fs::status(p / "a").permissions(), fs::perms::owner_all)
+      << "private until finished";
   auto fd = (*dest)->CreateFile(*b, "f", 0644);
   ASSERT_TRUE(fd.ok());
   close(*fd);
@@ -110,7 +111,8 @@ TEST(DestDirTest, OverwriteReusesDirectoriesAndReplacesOtherEntries) {
   ScopedUmask0 u;
   const fs::path p = FreshDir("overwrite");
   fs::create_directories(p / "d");
-  chmod(p.c_str(), 0755);  // else d's name could be swapped: d would be held open
+  chmod(p.c_str(),
+        0755);  // else d's name could be swapped: d would be held open
   std::ofstream(p / "d/f") << "old";
   auto dest = DestDir::Open(p.string(), true);
   ASSERT_TRUE(dest.ok());

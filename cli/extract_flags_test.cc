@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of `squashlab extract`'s options: refusing to overwrite unless -f,
 // what -f may and may not replace, the summary line and -q, unknown options.
 #include <gtest/gtest.h>
@@ -36,7 +37,8 @@ TEST(ExtractOverwriteTest, RefusesAnExistingEntryUnlessForced) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(RunExtract({"-q", kImage, dest.string()}), kExitIo);
   const std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_NE(err.find("already exists (-f to overwrite)"), std::string::npos) << err;
+  EXPECT_NE(err.find("already exists (-f to overwrite)"), std::string::npos)
+      << err;
   EXPECT_EQ(err.find('\n'), err.size() - 1) << "one line: " << err;
   EXPECT_EQ(Slurp(dest / "small"), "changed");
   ASSERT_EQ(RunExtract({"-q", "-f", kImage, dest.string()}), kExitOk);
@@ -57,7 +59,8 @@ TEST(ExtractOverwriteTest, ForceReplacesASymlinkWithoutFollowingIt) {
   fs::create_directories(dest);
   std::ofstream(outside / "target") << "precious";
   fs::create_symlink(outside / "target", dest / "small");
-  fs::create_symlink(outside / "target", dest / "big_link");  // a hard link's name
+  fs::create_symlink(outside / "target",
+                     dest / "big_link");  // a hard link's name
   fs::create_symlink(outside / "target", dest / "sym");
   ASSERT_EQ(RunExtract({"-q", "-f", kImage, dest.string()}), kExitOk);
   EXPECT_EQ(Slurp(outside / "target"), "precious");
@@ -74,7 +77,8 @@ TEST(ExtractOverwriteTest, ForceNeverCrossesAPlantedSymlink) {
   fs::create_directories(dest / "d0");
   fs::create_directory_symlink(outside, dest / "d0/d1");
   EXPECT_EQ(RunExtract({"-q", "-f", kImage, dest.string()}), kExitIo);
-  EXPECT_TRUE(fs::is_empty(outside)) << "extraction wrote through a planted symlink";
+  EXPECT_TRUE(fs::is_empty(outside))
+      << "extraction wrote through a planted symlink";
 }
 
 TEST(ExtractOverwriteTest, ForceDoesNotReplaceADirectory) {
@@ -89,8 +93,14 @@ TEST(ExtractOutputTest, OneSummaryLineUnlessQuiet) {
   testing::internal::CaptureStdout();
   ASSERT_EQ(RunExtract({kImage, dest.string()}), kExitOk);
   const std::string out = testing::internal::GetCapturedStdout();
-  // 9 regular files at the root (big_link is a hard link), 1000 in many/, 1 leaf.
-  EXPECT_EQ(out.rfind("1010 files, 21 dirs, 3 symlinks, 1 hard links, 1 special files, ", 0), 0u) << out;
+  // 9 regular files at the root (big_link is a hard link), 1000 in many/, 1
+  // leaf.
+  EXPECT_EQ(
+      out.rfind(
+          "1010 files, 21 dirs, 3 symlinks, 1 hard links, 1 special files, ",
+          0),
+      0u)
+      << out;
   EXPECT_NE(out.find(" MB/s)\n"), std::string::npos) << out;
   EXPECT_EQ(out.find('\n'), out.size() - 1) << out;
   testing::internal::CaptureStdout();

@@ -1,12 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of `squashlab extract` on cli/make_modes_image.sh's image: modes and
 // owners that would block a naive extraction (read-only and no-search
 // directories), hard links into them, empty files, special files, and
 // subsets of the tree. Every entry is compared with what the image says.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -50,24 +50,30 @@ void ExpectMatchesImage(const fs::path& dest, const std::string& from) {
   auto start = (*image)->Lookup(from);
   ASSERT_TRUE(start.ok());
   const bool root = geteuid() == 0;
-  Status s = WalkTree(image->get(), from, *start, true, [&](const WalkItem& item) {
-    if (!root && (item.inode.type == InodeType::kCharDevice)) return Status::Ok();
-    const struct stat st = Lstat(dest.string() + (item.path == "/" ? "" : item.path));
-    EXPECT_EQ(st.st_mode & 07777, item.inode.permissions & 07777u) << item.path;
-    EXPECT_EQ(st.st_mtime, static_cast<time_t>(item.inode.mtime)) << item.path;
-    if (root) {
-      EXPECT_EQ(st.st_uid, *(*image)->Uid(item.inode)) << item.path;
-      EXPECT_EQ(st.st_gid, *(*image)->Gid(item.inode)) << item.path;
-    }
-    return Status::Ok();
-  });
+  Status s =
+      WalkTree(image->get(), from, *start, true, [&](const WalkItem& item) {
+        if (!root && (item.inode.type == InodeType::kCharDevice))
+          return Status::Ok();
+        const struct stat st =
+            Lstat(dest.string() + (item.path == "/" ? "" : item.path));
+        EXPECT_EQ(st.st_mode & 07777, item.inode.permissions & 07777u)
+            << item.path;
+        EXPECT_EQ(st.st_mtime, static_cast<time_t>(item.inode.mtime))
+            << item.path;
+        if (root) {
+          EXPECT_EQ(st.st_uid, *(*image)->Uid(item.inode)) << item.path;
+          EXPECT_EQ(st.st_gid, *(*image)->Gid(item.inode)) << item.path;
+        }
+        return Status::Ok();
+      });
   EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
 TEST(ExtractModesTest, ReadOnlyDirectoriesOwnersLinksAndSpecialFiles) {
   for (const char* threads : {"1", "2", "4"}) {
     const fs::path dest = FreshDir(std::string("modes_") + threads);
-    ASSERT_EQ(RunExtract({"-q", "-p", threads, kImage, dest.string()}), kExitOk);
+    ASSERT_EQ(RunExtract({"-q", "-p", threads, kImage, dest.string()}),
+              kExitOk);
     ExpectMatchesImage(dest, "/");
     EXPECT_EQ(Slurp(dest / "ro/f"), "read-only parent\n");
     EXPECT_EQ(Slurp(dest / "noexec/h"), "behind a directory without x\n");
@@ -91,8 +97,10 @@ TEST(ExtractModesTest, ReadOnlyDirectoriesOwnersLinksAndSpecialFiles) {
 
 TEST(ExtractModesTest, SubsetsKeepHardLinksAndAncestorAttributes) {
   const fs::path dest = FreshDir("modes_subset");
-  ASSERT_EQ(RunExtract({"-q", kImage, dest.string(), "/ro/sub", "other/g"}), kExitOk);
-  EXPECT_EQ(Lstat(dest / "ro/sub/g_link").st_ino, Lstat(dest / "other/g").st_ino);
+  ASSERT_EQ(RunExtract({"-q", kImage, dest.string(), "/ro/sub", "other/g"}),
+            kExitOk);
+  EXPECT_EQ(Lstat(dest / "ro/sub/g_link").st_ino,
+            Lstat(dest / "other/g").st_ino);
   EXPECT_FALSE(fs::exists(dest / "ro/f"));
   EXPECT_FALSE(fs::exists(dest / "other/fifo"));
   // Ancestors get the image's modes and times too, at the end.
@@ -102,14 +110,17 @@ TEST(ExtractModesTest, SubsetsKeepHardLinksAndAncestorAttributes) {
 
 TEST(ExtractModesTest, OverlappingPathsAreExtractedOnce) {
   const fs::path dest = FreshDir("modes_overlap");
-  ASSERT_EQ(RunExtract({"-q", kImage, dest.string(), "/ro/sub", "/ro", "/ro/"}), kExitOk);
+  ASSERT_EQ(RunExtract({"-q", kImage, dest.string(), "/ro/sub", "/ro", "/ro/"}),
+            kExitOk);
   ExpectMatchesImage(dest, "/ro");
   EXPECT_FALSE(fs::exists(dest / "other"));
 }
 
 TEST(ExtractModesTest, PathsThatCoverOthersAreKept) {
-  EXPECT_EQ(DisjointPaths({"/a/b", "/a", "/c", "/a"}), (std::vector<std::string>{"/a", "/c"}));
-  EXPECT_EQ(DisjointPaths({"/ab", "/a"}), (std::vector<std::string>{"/ab", "/a"}));
+  EXPECT_EQ(DisjointPaths({"/a/b", "/a", "/c", "/a"}),
+            (std::vector<std::string>{"/a", "/c"}));
+  EXPECT_EQ(DisjointPaths({"/ab", "/a"}),
+            (std::vector<std::string>{"/ab", "/a"}));
   EXPECT_EQ(DisjointPaths({"/x", "/"}), (std::vector<std::string>{"/"}));
 }
 

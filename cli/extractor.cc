@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Extractor. The calling thread walks the image (whose
 // metadata is not thread-safe) and makes directories, symlinks and special
 // files in walk order. A file of one chunk (most files of a tree) is one task
@@ -23,9 +24,11 @@
 namespace squashlab::cli {
 namespace {
 
-// Chunk tasks queued ahead of the workers: enough to keep them busy while
-// the walk creates a few files, few enough to bound open descriptors.
-constexpr size_t kQueuedTasks = 64;
+// Tasks queued ahead of the workers: enough that the fragments the next
+// files need are being decoded (see WarmFragment) while the workers write
+// the files of the current one; few enough to bound the descriptors that
+// large files hold open while queued (a small file opens its own).
+constexpr size_t kQueuedTasks = 256;
 
 std::string BaseName(const std::string& image_path) {
   return image_path.substr(image_path.rfind('/') + 1);
@@ -57,7 +60,8 @@ struct Extractor::SmallFile {
   FileLayout layout;
   Attributes attrs;
   bool chown = false;
-  std::atomic<int>* pending = nullptr;  // its directory's count of files to create
+  std::atomic<int>* pending =
+      nullptr;  // its directory's count of files to create
 };
 
 struct Extractor::Slot {
@@ -66,7 +70,9 @@ struct Extractor::Slot {
 };
 
 Extractor::Extractor(Image* image, DestDir* dest, int threads)
-    : image_(image), dest_(dest), queue_(std::make_unique<WorkQueue>(threads, kQueuedTasks)) {
+    : image_(image),
+      dest_(dest),
+      queue_(std::make_unique<WorkQueue>(threads, kQueuedTasks)) {
   for (int i = 0; i < queue_->slots(); ++i) {
     auto ctx = image_->data().NewContext();
     if (!ctx.ok()) {
@@ -137,7 +143,8 @@ Status Extractor::Add(const std::string& path) {
   SQL_RETURN_IF_ERROR(FirstError());
   const RelPath parts = SplitImagePath(path);
   SQL_ASSIGN_OR_RETURN(Inode start, image_->Lookup(path));
-  SQL_ASSIGN_OR_RETURN(DirId parent, AncestorDir(parts, parts.empty() ? 0 : parts.size() - 1));
+  SQL_ASSIGN_OR_RETURN(
+      DirId parent, AncestorDir(parts, parts.empty() ? 0 : parts.size() - 1));
   bool first = true;
   return WalkTree(
       image_, path, start, true,
@@ -145,14 +152,16 @@ Status Extractor::Add(const std::string& path) {
         if (!first) return Visit(item, stack_.back().id);
         first = false;
         if (!parts.empty()) return Visit(item, parent);
-        stack_.push_back({kDestRoot, item.inode, true});  // the root: finished last
+        stack_.push_back(
+            {kDestRoot, item.inode, true});  // the root: finished last
         return Status::Ok();
       },
       [&](const WalkItem&) { return Leave(); });
 }
 
 void Extractor::DeferOpenDirs() {
-  for (auto it = stack_.rbegin(); it != stack_.rend() && !it->deferred; ++it) it->deferred = true;
+  for (auto it = stack_.rbegin(); it != stack_.rend() && !it->deferred; ++it)
+    it->deferred = true;
 }
 
 std::atomic<int>* Extractor::PendingOf(DirId dir) {
@@ -173,7 +182,9 @@ Status Extractor::Leave() {
 }
 
 Status Extractor::FinishReady() {
-  while (!finishing_.empty() && PendingOf(finishing_.front().id)->load(std::memory_order_acquire) == 0) {
+  while (!finishing_.empty() &&
+         PendingOf(finishing_.front().id)->load(std::memory_order_acquire) ==
+             0) {
     const Deferred d = finishing_.front();
     finishing_.pop_front();
     SQL_ASSIGN_OR_RETURN(Attributes a, AttributesOf(d.inode));
@@ -212,18 +223,20 @@ Status Extractor::Visit(const WalkItem& item, DirId parent) {
     case InodeType::kBlockDevice:
     case InodeType::kCharDevice:
       if (!dest_->is_root()) {
-        std::fprintf(stderr, "squashlab: %s: device node skipped (not root)\n", item.path.c_str());
+        std::fprintf(stderr, "squashlab: %s: device node skipped (not root)\n",
+                     item.path.c_str());
         return Status::Ok();
       }
-      SQL_RETURN_IF_ERROR(dest_->MakeNode(parent, name,
-                                          in.type == InodeType::kBlockDevice ? S_IFBLK : S_IFCHR,
-                                          in.permissions, makedev(in.rdev_major(), in.rdev_minor())));
+      SQL_RETURN_IF_ERROR(dest_->MakeNode(
+          parent, name, in.type == InodeType::kBlockDevice ? S_IFBLK : S_IFCHR,
+          in.permissions, makedev(in.rdev_major(), in.rdev_minor())));
       ++totals_.specials;
       break;
     case InodeType::kFifo:
     case InodeType::kSocket:
       SQL_RETURN_IF_ERROR(dest_->MakeNode(
-          parent, name, in.type == InodeType::kFifo ? S_IFIFO : S_IFSOCK, in.permissions, 0));
+          parent, name, in.type == InodeType::kFifo ? S_IFIFO : S_IFSOCK,
+          in.permissions, 0));
       ++totals_.specials;
       break;
     case InodeType::kDirectory:
@@ -234,26 +247,31 @@ Status Extractor::Visit(const WalkItem& item, DirId parent) {
                               dest_->NeedsChown(parent, a), a);
 }
 
-Status Extractor::AddFile(DirId parent, const std::string& image_path, const Inode& in) {
+Status Extractor::AddFile(DirId parent, const std::string& image_path,
+                          const Inode& in) {
   if (in.file_size == 0) {
     // Nothing to write: made by name, without a descriptor.
     const std::string name = BaseName(image_path);
     SQL_ASSIGN_OR_RETURN(Attributes a, AttributesOf(in));
-    SQL_RETURN_IF_ERROR(dest_->MakeNode(parent, name, S_IFREG, in.permissions, 0));
-    SQL_RETURN_IF_ERROR(dest_->SetAttributes(parent, name, false, dest_->NeedsChown(parent, a), a));
+    SQL_RETURN_IF_ERROR(
+        dest_->MakeNode(parent, name, S_IFREG, in.permissions, 0));
+    SQL_RETURN_IF_ERROR(dest_->SetAttributes(parent, name, false,
+                                             dest_->NeedsChown(parent, a), a));
     ++totals_.files;
     counters_.files.fetch_add(1, std::memory_order_relaxed);
     return Status::Ok();
   }
   SQL_ASSIGN_OR_RETURN(FileLayout layout, image_->Layout(in));
   WarmFragment(layout);
-  if (layout.chunk_count() == 1) return AddSmallFile(parent, image_path, in, std::move(layout));
+  if (layout.chunk_count() == 1)
+    return AddSmallFile(parent, image_path, in, std::move(layout));
   auto job = std::make_shared<FileJob>();
   SQL_ASSIGN_OR_RETURN(job->attrs, AttributesOf(in));
   job->layout = std::make_shared<const FileLayout>(std::move(layout));
   job->chown = dest_->NeedsChown(parent, job->attrs);
   job->shown = dest_->path() + image_path;
-  SQL_ASSIGN_OR_RETURN(job->fd, dest_->CreateFile(parent, BaseName(image_path), in.permissions & 0777));
+  SQL_ASSIGN_OR_RETURN(job->fd, dest_->CreateFile(parent, BaseName(image_path),
+                                                  in.permissions & 0777));
   ++totals_.files;
   totals_.bytes += in.file_size;
   const uint64_t n = job->layout->chunk_count();
@@ -275,7 +293,9 @@ Status Extractor::AddFile(DirId parent, const std::string& image_path, const Ino
 }
 
 void Extractor::WarmFragment(const FileLayout& layout) {
-  if (!layout.has_tail || layout.fragment.start == last_fragment_ || queue_->slots() < 2) return;
+  if (!layout.has_tail || layout.fragment.start == last_fragment_ ||
+      queue_->slots() < 2)
+    return;
   last_fragment_ = layout.fragment.start;
   // Ahead of the queued files: a worker decodes it while the others still
   // write the files of the previous fragment.
@@ -283,12 +303,13 @@ void Extractor::WarmFragment(const FileLayout& layout) {
   // A failure is left for the files that need the fragment to report.
   queue_->SubmitFirst([this, tail](int slot) {
     if (failed_.load()) return;
-    static_cast<void>(image_->data().WarmFragment(*tail, slots_[static_cast<size_t>(slot)]->ctx.get()));
+    static_cast<void>(image_->data().WarmFragment(
+        *tail, slots_[static_cast<size_t>(slot)]->ctx.get()));
   });
 }
 
-Status Extractor::AddSmallFile(DirId parent, const std::string& image_path, const Inode& in,
-                               FileLayout layout) {
+Status Extractor::AddSmallFile(DirId parent, const std::string& image_path,
+                               const Inode& in, FileLayout layout) {
   auto f = std::make_shared<SmallFile>();
   SQL_ASSIGN_OR_RETURN(f->attrs, AttributesOf(in));
   SQL_ASSIGN_OR_RETURN(f->at, dest_->LocateNew(parent, BaseName(image_path)));
@@ -340,7 +361,8 @@ void Extractor::WriteSmallFile(SmallFile* f, int slot) {
   counters_.files.fetch_add(1, std::memory_order_relaxed);
 }
 
-void Extractor::WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk, int slot) {
+void Extractor::WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk,
+                           int slot) {
   if (!failed_.load()) {
     const FileLayout& l = *job->layout;
     const uint32_t len = l.chunk_length(chunk);
@@ -348,7 +370,9 @@ void Extractor::WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk, 
     if (!IsSparseChunk(l, chunk)) {
       Slot& s = *slots_[static_cast<size_t>(slot)];
       st = image_->data().ReadChunk(l, chunk, s.ctx.get(), s.buf.data());
-      if (st.ok()) st = WriteAll(job->fd, ByteSpan(s.buf.data(), len), static_cast<off_t>(l.chunk_offset(chunk)));
+      if (st.ok())
+        st = WriteAll(job->fd, ByteSpan(s.buf.data(), len),
+                      static_cast<off_t>(l.chunk_offset(chunk)));
     }
     if (st.ok()) {
       counters_.bytes.fetch_add(len, std::memory_order_relaxed);
@@ -363,9 +387,12 @@ void Extractor::FinishFile(FileJob* job) {
   Status st;
   if (!failed_.load()) {
     // Only a file that ends in a hole is shorter than its size here.
-    if (job->ends_in_hole && ftruncate(job->fd, static_cast<off_t>(job->layout->file_size)) != 0)
+    if (job->ends_in_hole &&
+        ftruncate(job->fd, static_cast<off_t>(job->layout->file_size)) != 0)
       st = Status::IoError(job->shown + ": truncate failed");
-    if (st.ok()) st = dest_->SetFileAttributes(job->fd, job->shown, job->chown, job->attrs);
+    if (st.ok())
+      st =
+          dest_->SetFileAttributes(job->fd, job->shown, job->chown, job->attrs);
     if (st.ok()) counters_.files.fetch_add(1, std::memory_order_relaxed);
   }
   close(job->fd);
@@ -378,7 +405,8 @@ Status Extractor::Finish() {
   SQL_RETURN_IF_ERROR(FirstError());
   SQL_RETURN_IF_ERROR(FinishReady());
   for (const PendingLink& l : links_)
-    SQL_RETURN_IF_ERROR(dest_->MakeHardLink(l.from_dir, l.from_name, l.dir, l.name));
+    SQL_RETURN_IF_ERROR(
+        dest_->MakeHardLink(l.from_dir, l.from_name, l.dir, l.name));
   for (const Deferred& d : deferred_) {
     SQL_ASSIGN_OR_RETURN(Attributes a, AttributesOf(d.inode));
     SQL_RETURN_IF_ERROR(dest_->FinishDir(d.id, a));
@@ -407,19 +435,22 @@ std::vector<std::string> DisjointPaths(const std::vector<std::string>& paths) {
   return out;
 }
 
-StatusOr<ExtractTotals> CountTree(Image* image, const std::vector<std::string>& paths) {
+StatusOr<ExtractTotals> CountTree(Image* image,
+                                  const std::vector<std::string>& paths) {
   ExtractTotals t;
   std::unordered_map<uint32_t, bool> linked;
   for (const std::string& p : paths) {
     SQL_ASSIGN_OR_RETURN(Inode start, image->Lookup(p));
-    SQL_RETURN_IF_ERROR(WalkTree(image, p, start, true, [&](const WalkItem& item) {
-      const Inode& in = item.inode;
-      if (in.type != InodeType::kFile) return Status::Ok();
-      if (in.nlink > 1 && !linked.emplace(in.inode_number, true).second) return Status::Ok();
-      ++t.files;
-      t.bytes += in.file_size;
-      return Status::Ok();
-    }));
+    SQL_RETURN_IF_ERROR(
+        WalkTree(image, p, start, true, [&](const WalkItem& item) {
+          const Inode& in = item.inode;
+          if (in.type != InodeType::kFile) return Status::Ok();
+          if (in.nlink > 1 && !linked.emplace(in.inode_number, true).second)
+            return Status::Ok();
+          ++t.files;
+          t.bytes += in.file_size;
+          return Status::Ok();
+        }));
   }
   return t;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Extractor, the engine of `squashlab extract`: one
 // walk of the image that creates directories, symlinks and special files as
 // it reaches them, hands files to worker threads, and sets each directory's
@@ -67,10 +68,11 @@ class Extractor {
   // Finishes the directories left by the walk whose files all exist.
   Status FinishReady();
   Status AddFile(DirId parent, const std::string& name, const Inode& in);
-  Status AddSmallFile(DirId parent, const std::string& image_path, const Inode& in,
-                      FileLayout layout);
+  Status AddSmallFile(DirId parent, const std::string& image_path,
+                      const Inode& in, FileLayout layout);
   void WriteSmallFile(SmallFile* f, int slot);
-  void WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk, int slot);
+  void WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk,
+                  int slot);
   void FinishFile(FileJob* job);
   std::atomic<int>* PendingOf(DirId dir);
   // Starts decoding the fragment of `layout` on a worker when it is the
@@ -110,7 +112,8 @@ class Extractor {
 std::vector<std::string> DisjointPaths(const std::vector<std::string>& paths);
 
 // Files and bytes below the paths, for the progress bar's totals.
-StatusOr<ExtractTotals> CountTree(Image* image, const std::vector<std::string>& paths);
+StatusOr<ExtractTotals> CountTree(Image* image,
+                                  const std::vector<std::string>& paths);
 
 }  // namespace squashlab::cli
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Packs a small tree for the extraction tests: read-only and no-search
 # directories, an owner other than the extracting user, hard links into a
 # read-only directory, empty files (one set-user-ID), a fifo, a device node

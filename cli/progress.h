@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the progress display of `extract`: counters the
 // workers bump, a bar redrawn on a terminal at most ten times a second, and
 // the one-line summary printed at the end.
@@ -42,7 +43,8 @@ std::string RenderSummary(const ExtractTotals& done, double seconds);
 // which erases the line. Construct only when fd is a terminal.
 class ProgressBar {
  public:
-  ProgressBar(int fd, const ProgressCounters* counters, uint64_t total_files, uint64_t total_bytes);
+  ProgressBar(int fd, const ProgressCounters* counters, uint64_t total_files,
+              uint64_t total_bytes);
   ~ProgressBar();  // Stop
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;

@@ -31,18 +31,21 @@ struct OpenDir {
 };
 }  // namespace
 
-Status WalkTree(Image* image, const std::string& start_path, const Inode& start, bool recursive,
+Status WalkTree(Image* image, const std::string& start_path, const Inode& start,
+                bool recursive,
                 const std::function<Status(const WalkItem&)>& visit,
                 const std::function<Status(const WalkItem&)>& leave) {
   SQL_RETURN_IF_ERROR(visit(WalkItem{start_path, start}));
   if (start.type != InodeType::kDirectory) return Status::Ok();
-  if (!recursive) return leave ? leave(WalkItem{start_path, start}) : Status::Ok();
+  if (!recursive)
+    return leave ? leave(WalkItem{start_path, start}) : Status::Ok();
   std::unordered_set<uint32_t> seen_dirs{start.inode_number};
   std::vector<OpenDir> stack;
   auto open = [&](const std::string& path, const Inode& dir) -> Status {
     auto entries = image->ReadDir(dir);
     if (!entries.ok()) return entries.status().WithContext(path);
-    stack.push_back(OpenDir{WalkItem{path, dir}, std::move(entries).value(), 0});
+    stack.push_back(
+        OpenDir{WalkItem{path, dir}, std::move(entries).value(), 0});
     return Status::Ok();
   };
   SQL_RETURN_IF_ERROR(open(start_path, start));
@@ -62,7 +65,8 @@ Status WalkTree(Image* image, const std::string& start_path, const Inode& start,
     if (inode->type != InodeType::kDirectory) continue;
     if (!seen_dirs.insert(inode->inode_number).second)
       return Status::Corruption(path + ": directory loop (directory inode " +
-                                std::to_string(inode->inode_number) + " seen twice)");
+                                std::to_string(inode->inode_number) +
+                                " seen twice)");
     SQL_RETURN_IF_ERROR(open(path, *inode));  // may invalidate `top`
   }
   return Status::Ok();

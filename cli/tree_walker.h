@@ -20,7 +20,8 @@ struct WalkItem {
 // inode below it. `leave`, when given, is called with each directory visited
 // (start included) once everything below it has been visited. Stops at the
 // first error from the image, from visit or from leave.
-Status WalkTree(Image* image, const std::string& start_path, const Inode& start, bool recursive,
+Status WalkTree(Image* image, const std::string& start_path, const Inode& start,
+                bool recursive,
                 const std::function<Status(const WalkItem&)>& visit,
                 const std::function<Status(const WalkItem&)>& leave = nullptr);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements WorkQueue with one mutex and two condition variables;
 // a worker is woken only when one is asleep, so a busy queue costs no
 // system calls to hand tasks over.
@@ -5,8 +6,10 @@
 
 namespace squashlab::cli {
 
-WorkQueue::WorkQueue(int threads, size_t capacity) : capacity_(capacity < 1 ? 1 : capacity) {
-  for (int slot = 1; slot < threads; ++slot) workers_.emplace_back([this, slot] { WorkerLoop(slot); });
+WorkQueue::WorkQueue(int threads, size_t capacity)
+    : capacity_(capacity < 1 ? 1 : capacity) {
+  for (int slot = 1; slot < threads; ++slot)
+    workers_.emplace_back([this, slot] { WorkerLoop(slot); });
 }
 
 WorkQueue::~WorkQueue() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements WorkQueue: a bounded FIFO of tasks run by a fixed set
 // of worker threads. A producer that finds the queue full runs the oldest
 // task itself instead of sleeping, so it never waits on one busy or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of WorkQueue: every task runs once on a valid slot, Drain waits for
 // all of them, and a full queue makes the producer run tasks itself.
 #include "cli/work_queue.h"
@@ -34,7 +35,8 @@ TEST(WorkQueueTest, AFullQueueIsWorkedOffByTheProducer) {
   std::atomic<int> on_producer{0};
   // Block the only worker, then fill the queue: the producer must run tasks.
   q.Submit([&](int) {
-    while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (!release.load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   for (int i = 0; i < 10; ++i) {

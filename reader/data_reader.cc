@@ -7,9 +7,11 @@
 
 namespace squashlab {
 
-DataReader::DataReader(std::shared_ptr<const ImageBytes> bytes, CompressorId compressor,
-                       uint32_t block_size)
-    : bytes_(std::move(bytes)), compressor_(compressor), block_size_(block_size) {}
+DataReader::DataReader(std::shared_ptr<const ImageBytes> bytes,
+                       CompressorId compressor, uint32_t block_size)
+    : bytes_(std::move(bytes)),
+      compressor_(compressor),
+      block_size_(block_size) {}
 
 StatusOr<std::unique_ptr<DataReader::Context>> DataReader::NewContext() const {
   auto ctx = std::make_unique<Context>();
@@ -18,23 +20,29 @@ StatusOr<std::unique_ptr<DataReader::Context>> DataReader::NewContext() const {
   return ctx;
 }
 
-StatusOr<size_t> DataReader::Decode(const StoredBlock& b, Context* ctx, uint8_t* out,
-                                    size_t capacity) const {
+StatusOr<size_t> DataReader::Decode(const StoredBlock& b, Context* ctx,
+                                    uint8_t* out, size_t capacity) const {
   // Layouts bound stored sizes by the block size, which bounds ctx->input.
-  if (b.stored_size > ctx->input.size()) return Status::Corruption("stored block too large");
+  if (b.stored_size > ctx->input.size())
+    return Status::Corruption("stored block too large");
   if (!b.compressed) {
-    if (b.stored_size > capacity) return Status::Corruption("uncompressed block too large");
+    if (b.stored_size > capacity)
+      return Status::Corruption("uncompressed block too large");
     SQL_RETURN_IF_ERROR(bytes_->ReadAt(b.start, b.stored_size, out));
     return b.stored_size;
   }
-  SQL_RETURN_IF_ERROR(bytes_->ReadAt(b.start, b.stored_size, ctx->input.data()));
+  SQL_RETURN_IF_ERROR(
+      bytes_->ReadAt(b.start, b.stored_size, ctx->input.data()));
   ByteSpan stored(ctx->input.data(), b.stored_size);
-  auto n = ctx->decompressor->Decompress(stored, std::span<uint8_t>(out, capacity));
-  if (!n.ok()) return n.status().WithContext("block at " + std::to_string(b.start));
+  auto n =
+      ctx->decompressor->Decompress(stored, std::span<uint8_t>(out, capacity));
+  if (!n.ok())
+    return n.status().WithContext("block at " + std::to_string(b.start));
   return *n;
 }
 
-StatusOr<DataReader::Fragment> DataReader::ReadFragment(const StoredBlock& b, Context* ctx) const {
+StatusOr<DataReader::Fragment> DataReader::ReadFragment(const StoredBlock& b,
+                                                        Context* ctx) const {
   std::promise<StatusOr<Fragment>> promise;
   std::shared_future<StatusOr<Fragment>> result;
   bool found = false;
@@ -75,7 +83,8 @@ Status DataReader::WarmFragment(const FileLayout& layout, Context* ctx) const {
 
 Status DataReader::ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx,
                              uint8_t* out) const {
-  if (i >= layout.chunk_count()) return Status::OutOfRange("chunk index past the file");
+  if (i >= layout.chunk_count())
+    return Status::OutOfRange("chunk index past the file");
   const uint32_t len = layout.chunk_length(i);
   if (i < layout.blocks.size()) {
     const StoredBlock& b = layout.blocks[i];
@@ -85,8 +94,9 @@ Status DataReader::ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx,
     }
     SQL_ASSIGN_OR_RETURN(size_t n, Decode(b, ctx, out, len));
     if (n != len)
-      return Status::Corruption("block at " + std::to_string(b.start) + " decodes to " +
-                                std::to_string(n) + " bytes, expected " + std::to_string(len));
+      return Status::Corruption("block at " + std::to_string(b.start) +
+                                " decodes to " + std::to_string(n) +
+                                " bytes, expected " + std::to_string(len));
     return Status::Ok();
   }
   SQL_ASSIGN_OR_RETURN(Fragment f, ReadFragment(layout.fragment, ctx));

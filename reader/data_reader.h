@@ -30,7 +30,8 @@ class DataReader {
   StatusOr<std::unique_ptr<Context>> NewContext() const;
 
   // Writes the chunk_length(i) bytes of chunk i into out.
-  Status ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx, uint8_t* out) const;
+  Status ReadChunk(const FileLayout& layout, uint64_t i, Context* ctx,
+                   uint8_t* out) const;
 
   // Decodes the fragment block that holds layout's tail into the shared
   // cache, so that the readers of the tails in it find it decoded (or being
@@ -54,12 +55,15 @@ class DataReader {
   std::shared_ptr<const ImageBytes> bytes_;
   CompressorId compressor_;
   uint32_t block_size_;
-  static constexpr size_t kFragmentCacheSize = 16;
+  // 16 MiB at 128K blocks: enough that a tree's walk order (which is not
+  // the order mksquashfs filled the fragments in) rarely decodes one twice.
+  static constexpr size_t kFragmentCacheSize = 128;
   mutable std::mutex mu_;
   // Most recent first. A fragment being decoded is in the list already, so
   // threads that need it at the same time wait for it rather than decode it
   // again (files that share a fragment are usually extracted together).
-  mutable std::list<std::pair<uint64_t, std::shared_future<StatusOr<Fragment>>>> fragments_;
+  mutable std::list<std::pair<uint64_t, std::shared_future<StatusOr<Fragment>>>>
+      fragments_;
 };
 
 }  // namespace squashlab
