@@ -1,7 +1,8 @@
-// This file implements DestDir with the *at() system calls: each directory
-// on the way is opened with O_NOFOLLOW | O_DIRECTORY from the destination's
-// own descriptor, so a symlink planted in the destination is refused, not
-// followed.
+// This file implements DestDir with the *at() system calls. Each entry is
+// made by one call relative to an anchor's descriptor; the last component is
+// never followed (O_EXCL|O_NOFOLLOW, AT_SYMLINK_NOFOLLOW, or it is created
+// by the call itself), and the components before it are directories made or
+// checked here that no other user can replace (see dest_dir.h).
 #include "cli/dest_dir.h"
 
 #include <fcntl.h>
@@ -11,13 +12,22 @@
 
 #include <cerrno>
 #include <cstring>
-#include <functional>
 
 namespace squashlab::cli {
 namespace {
 
 Status Errno(const std::string& what) {
   return Status::IoError(what + ": " + std::strerror(errno));
+}
+
+// Only this user (or root) may add, remove or rename entries. The group
+// bits are the ACL mask when there is an ACL, so named entries are covered.
+bool IsProtected(const struct stat& st, uid_t euid) {
+  return (st.st_uid == euid || st.st_uid == 0) && (st.st_mode & 022) == 0;
+}
+
+const char* Rel(const std::string& rel) {
+  return rel.empty() ? "." : rel.c_str();
 }
 
 }  // namespace
@@ -34,157 +44,294 @@ RelPath SplitImagePath(const std::string& image_path) {
   return out;
 }
 
-StatusOr<DestDir> DestDir::Open(const std::string& path) {
+StatusOr<std::unique_ptr<DestDir>> DestDir::Open(const std::string& path,
+                                                 bool overwrite) {
+  std::unique_ptr<DestDir> d(new DestDir(path, overwrite));
+  d->euid_ = geteuid();
+  d->egid_ = getegid();
   if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) return Errno(path);
-  int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return Errno(path);
-  return DestDir(path, fd, geteuid() == 0);
-}
-
-DestDir::DestDir(DestDir&& o) noexcept
-    : path_(std::move(o.path_)), fd_(o.fd_), is_root_(o.is_root_),
-      cached_parent_(std::move(o.cached_parent_)), cached_fd_(o.cached_fd_),
-      warnings_(std::move(o.warnings_)) {
-  o.fd_ = o.cached_fd_ = -1;
+  Dir root;
+  root.fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (root.fd < 0) return Errno(path);
+  struct stat st;
+  if (fstat(root.fd, &st) != 0) {
+    const Status s = Errno(path);
+    close(root.fd);
+    return s;
+  }
+  root.is_protected = IsProtected(st, d->euid_);
+  root.fresh = (st.st_mode & S_ISGID) == 0;
+  d->dirs_.push_back(std::move(root));
+  return d;
 }
 
 DestDir::~DestDir() {
-  if (cached_fd_ >= 0) close(cached_fd_);
-  if (fd_ >= 0) close(fd_);
+  for (Dir& d : dirs_) {
+    if (d.fd >= 0) close(d.fd);
+  }
 }
 
-std::string DestDir::Show(const RelPath& rel) const {
-  std::string s = path_;
-  for (const std::string& c : rel) s += "/" + c;
-  return s;
+std::string DestDir::Show(DirId dir, const std::string& name) const {
+  std::string tail = name.empty() ? "" : "/" + name;
+  for (DirId i = dir; i != kDestRoot; i = dirs_[i].parent)
+    tail = "/" + dirs_[i].name + tail;
+  return path_ + tail;
 }
 
-void DestDir::Warn(const std::string& w) {
+size_t DestDir::open_anchors() const {
+  size_t n = 0;
+  for (const Dir& d : dirs_) n += d.fd >= 0 ? 1 : 0;
+  return n;
+}
+
+std::vector<std::string> DestDir::warnings() const {
+  std::lock_guard<std::mutex> lock(warnings_mu_);
+  return warnings_;
+}
+
+void DestDir::Warn(const std::string& w) const {
   std::lock_guard<std::mutex> lock(warnings_mu_);
   warnings_.push_back(w);
 }
 
-StatusOr<int> DestDir::Parent(const RelPath& rel) {
-  if (rel.empty()) return Status::InvalidArgument("no path");
-  RelPath parent(rel.begin(), rel.end() - 1);
-  if (parent.empty()) return fd_;
-  if (cached_fd_ >= 0 && parent == cached_parent_) return cached_fd_;
-  int cur = fd_;
-  for (size_t i = 0; i < parent.size(); ++i) {
-    int next = openat(cur, parent[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    const int err = errno;
-    if (cur != fd_) close(cur);
-    if (next < 0) {
-      errno = err;
-      RelPath upto(parent.begin(), parent.begin() + i + 1);
-      if (err == ELOOP || err == ENOTDIR)
-        return Status::IoError(Show(upto) + ": refusing to cross a symlink or non-directory");
-      return Errno(Show(upto));
-    }
-    cur = next;
+DestDir::Location DestDir::Locate(DirId parent, const std::string& name) const {
+  const Dir& p = dirs_[parent];
+  if (p.fd >= 0) return {p.fd, name};
+  return {dirs_[p.anchor].fd, p.rel + "/" + name};
+}
+
+Status DestDir::CheckOpen(DirId parent) const {
+  if (parent >= dirs_.size() || dirs_[parent].finished)
+    return Status::InvalidArgument("directory " + std::to_string(parent) +
+                                   " is finished");
+  return Status::Ok();
+}
+
+bool DestDir::NeedsChown(DirId parent, const Attributes& a) const {
+  return is_root() &&
+         (a.uid != euid_ || a.gid != egid_ || !dirs_[parent].fresh);
+}
+
+// `d` is reached through a parent other users may change: hold it open, and
+// check that what was opened is a directory of ours (when just made, mode
+// 0700) rather than something swapped in after mkdirat.
+Status DestDir::AddAnchor(Dir d, int fd, bool expect_fresh) {
+  const std::string shown = Show(d.parent, d.name);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    const Status s = Errno(shown);
+    close(fd);
+    return s;
   }
-  if (cached_fd_ >= 0) close(cached_fd_);
-  cached_parent_ = std::move(parent);
-  cached_fd_ = cur;
-  return cur;
+  if (expect_fresh && (st.st_uid != euid_ || (st.st_mode & 0777) != 0700)) {
+    close(fd);
+    return Status::IoError(shown +
+                           ": replaced by another directory while extracting");
+  }
+  d.fd = fd;
+  d.anchor = static_cast<DirId>(dirs_.size());
+  d.rel.clear();
+  d.is_protected = IsProtected(st, euid_);
+  if (!expect_fresh) d.fresh = (st.st_mode & S_ISGID) == 0;
+  dirs_.push_back(std::move(d));
+  return Status::Ok();
 }
 
-Status DestDir::RemoveIfNotDir(int parent, const std::string& name) {
+StatusOr<DirId> DestDir::MakeDir(DirId parent, const std::string& name) {
+  SQL_RETURN_IF_ERROR(CheckOpen(parent));
+  auto [fd, rel] = Locate(parent, name);
+  const Dir& p = dirs_[parent];
+  Dir d;
+  d.parent = parent;
+  d.name = name;
+  d.anchor = p.fd >= 0 ? parent : p.anchor;
+  d.rel = rel;
+  const bool made = mkdirat(fd, rel.c_str(), 0700) == 0;
+  if (!made && errno != EEXIST) return Errno(Show(parent, name));
+  if (!made && !overwrite_)
+    return Status::IoError(Show(parent, name) +
+                           ": already exists (-f to overwrite)");
+  // Made here: 0700, a set-group-ID parent's group is inherited with the bit.
+  d.fresh = made && p.fresh;
+  d.is_protected = made;
+  const DirId id = static_cast<DirId>(dirs_.size());
+  if (made && p.is_protected) {
+    dirs_.push_back(std::move(d));
+    return id;
+  }
+  const int dfd =
+      openat(fd, rel.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0) {
+    if (errno == ELOOP || errno == ENOTDIR)
+      return Status::IoError(Show(parent, name) +
+                             ": exists and is a symlink or not a directory; "
+                             "not extracting through it");
+    return Errno(Show(parent, name));
+  }
+  if (!p.is_protected) {
+    SQL_RETURN_IF_ERROR(AddAnchor(std::move(d), dfd, made));
+    return id;
+  }
+  // An existing directory under a protected parent: reached by path. When
+  // its own entries are open to others, its children become anchors.
   struct stat st;
-  if (fstatat(parent, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Status::Ok();
-  if (S_ISDIR(st.st_mode)) return Status::IoError(name + ": a directory is in the way");
-  if (unlinkat(parent, name.c_str(), 0) != 0) return Errno(name);
-  return Status::Ok();
+  const int rc = fstat(dfd, &st);
+  close(dfd);
+  if (rc != 0) return Errno(Show(parent, name));
+  d.is_protected = IsProtected(st, euid_);
+  d.fresh = (st.st_mode & S_ISGID) == 0;
+  dirs_.push_back(std::move(d));
+  return id;
 }
 
-Status DestDir::MakeDir(const RelPath& rel) {
-  if (rel.empty()) return Status::Ok();  // the destination itself
-  SQL_ASSIGN_OR_RETURN(int parent, Parent(rel));
-  if (mkdirat(parent, rel.back().c_str(), 0700) == 0) return Status::Ok();
-  if (errno != EEXIST) return Errno(Show(rel));
+template <typename Make>
+Status DestDir::CreateAt(const Location& at, const std::string& shown,
+                         const Make& make) const {
+  const char* rel = at.rel.c_str();
+  if (make(at.fd, rel) == 0) return Status::Ok();
+  if (errno != EEXIST) return Errno(shown);
+  if (!overwrite_)
+    return Status::IoError(shown + ": already exists (-f to overwrite)");
   struct stat st;
-  if (fstatat(parent, rel.back().c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno(Show(rel));
-  if (!S_ISDIR(st.st_mode)) return Status::IoError(Show(rel) + ": exists and is not a directory");
+  if (fstatat(at.fd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return Status::IoError(shown + ": a directory is in the way");
+    if (unlinkat(at.fd, rel, 0) != 0) return Errno(shown);
+  }
+  if (make(at.fd, rel) != 0) return Errno(shown);
   return Status::Ok();
 }
 
-// Runs make(parent, name); when the name is taken by a non-directory,
-// removes it and tries once more (the common case costs one system call).
-Status DestDir::CreateReplacing(const RelPath& rel, const std::function<int(int, const char*)>& make) {
-  SQL_ASSIGN_OR_RETURN(int parent, Parent(rel));
-  const char* name = rel.back().c_str();
-  if (make(parent, name) == 0) return Status::Ok();
-  if (errno != EEXIST) return Errno(Show(rel));
-  SQL_RETURN_IF_ERROR(RemoveIfNotDir(parent, rel.back()));
-  if (make(parent, name) != 0) return Errno(Show(rel));
-  return Status::Ok();
+template <typename Make>
+Status DestDir::CreateEntry(DirId parent, const std::string& name,
+                            const Make& make) {
+  SQL_RETURN_IF_ERROR(CheckOpen(parent));
+  return CreateAt(Locate(parent, name), Show(parent, name), make);
 }
 
-StatusOr<int> DestDir::CreateFile(const RelPath& rel, mode_t mode) {
-  int fd = -1;
-  SQL_RETURN_IF_ERROR(CreateReplacing(rel, [&](int parent, const char* name) {
-    fd = openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-    return fd < 0 ? -1 : 0;
+StatusOr<DestDir::Location> DestDir::LocateNew(DirId parent,
+                                               const std::string& name) const {
+  SQL_RETURN_IF_ERROR(CheckOpen(parent));
+  return Locate(parent, name);
+}
+
+StatusOr<int> DestDir::CreateFileAt(const Location& at,
+                                    const std::string& shown,
+                                    mode_t mode) const {
+  int out = -1;
+  SQL_RETURN_IF_ERROR(CreateAt(at, shown, [&](int fd, const char* rel) {
+    out = openat(fd, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                 mode);
+    return out < 0 ? -1 : 0;
   }));
-  return fd;
+  return out;
 }
 
-Status DestDir::MakeSymlink(const RelPath& rel, const std::string& target) {
-  return CreateReplacing(rel, [&](int parent, const char* name) {
-    return symlinkat(target.c_str(), parent, name);
+StatusOr<int> DestDir::CreateFile(DirId parent, const std::string& name,
+                                  mode_t mode) {
+  SQL_ASSIGN_OR_RETURN(Location at, LocateNew(parent, name));
+  return CreateFileAt(at, Show(parent, name), mode);
+}
+
+Status DestDir::MakeSymlink(DirId parent, const std::string& name,
+                            const std::string& target) {
+  return CreateEntry(parent, name, [&](int fd, const char* rel) {
+    return symlinkat(target.c_str(), fd, rel);
   });
 }
 
-Status DestDir::MakeNode(const RelPath& rel, mode_t type, dev_t rdev) {
-  return CreateReplacing(rel, [&](int parent, const char* name) {
-    return mknodat(parent, name, type | 0600, rdev);
+Status DestDir::MakeNode(DirId parent, const std::string& name, mode_t type,
+                         mode_t perms, dev_t rdev) {
+  return CreateEntry(parent, name, [&](int fd, const char* rel) {
+    return mknodat(fd, rel, type | (perms & 0777), rdev);
   });
 }
 
-Status DestDir::MakeHardLink(const RelPath& existing, const RelPath& rel) {
-  // Open the existing file's parent separately: Parent() caches one fd.
-  SQL_ASSIGN_OR_RETURN(int from_parent, Parent(existing));
-  int from = dup(from_parent);
-  if (from < 0) return Errno(Show(existing));
-  auto to_parent = Parent(rel);
-  Status st = to_parent.status();
-  if (st.ok()) st = RemoveIfNotDir(*to_parent, rel.back());
-  if (st.ok() && linkat(from, existing.back().c_str(), *to_parent, rel.back().c_str(), 0) != 0)
-    st = Errno(Show(rel));
-  close(from);
-  return st;
+Status DestDir::MakeHardLink(DirId from_dir, const std::string& from_name,
+                             DirId dir, const std::string& name) {
+  SQL_RETURN_IF_ERROR(CheckOpen(from_dir));
+  auto [from_fd, from_rel] = Locate(from_dir, from_name);
+  return CreateEntry(dir, name, [&](int fd, const char* rel) {
+    return linkat(from_fd, from_rel.c_str(), fd, rel, 0);
+  });
 }
 
-Status DestDir::SetFileAttributes(int fd, const RelPath& rel, const Attributes& a) {
-  if (is_root_ && fchown(fd, a.uid, a.gid) != 0) return Errno(Show(rel));
-  // Created with its permission bits (umask 0); chown cleared set-id bits.
-  if ((a.mode & 07000) != 0 && fchmod(fd, a.mode) != 0) return Errno(Show(rel));
+// lsetxattr does not follow the last component; /proc/self/fd/N stands for
+// the anchor, whose descriptor is the only way to name it safely.
+Status DestDir::SetXattrsByPath(int fd, const std::string& rel,
+                                const std::string& shown,
+                                const std::vector<Xattr>& xattrs) {
+  if (xattrs.empty()) return Status::Ok();
+  const std::string path = "/proc/self/fd/" + std::to_string(fd) + "/" + rel;
+  for (const Xattr& x : xattrs) {
+    if (lsetxattr(path.c_str(), x.name.c_str(), x.value.data(), x.value.size(),
+                  0) != 0)
+      Warn(shown + ": xattr " + x.name + " not set: " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+Status DestDir::SetByFd(int fd, const std::string& shown, bool chown,
+                        bool chmod, const Attributes& a) {
+  if (chown && fchown(fd, a.uid, a.gid) != 0) return Errno(shown);
+  if (chmod && fchmod(fd, a.mode) != 0) return Errno(shown);
   for (const Xattr& x : a.xattrs) {
     if (fsetxattr(fd, x.name.c_str(), x.value.data(), x.value.size(), 0) != 0)
-      Warn(Show(rel) + ": xattr " + x.name + " not set: " + std::strerror(errno));
+      Warn(shown + ": xattr " + x.name + " not set: " + std::strerror(errno));
   }
   const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};
-  if (futimens(fd, times) != 0) return Errno(Show(rel));
+  if (futimens(fd, times) != 0) return Errno(shown);
   return Status::Ok();
 }
 
-Status DestDir::SetAttributes(const RelPath& rel, bool is_symlink, const Attributes& a) {
-  int parent = fd_;
-  const char* name = ".";
-  if (!rel.empty()) {
-    SQL_ASSIGN_OR_RETURN(parent, Parent(rel));
-    name = rel.back().c_str();
-  }
-  if (is_root_ && fchownat(parent, name, a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
-    return Errno(Show(rel));
-  if (!is_symlink && fchmodat(parent, name, a.mode, 0) != 0) return Errno(Show(rel));
-  for (const Xattr& x : a.xattrs) {
-    const std::string full = Show(rel);
-    if (lsetxattr(full.c_str(), x.name.c_str(), x.value.data(), x.value.size(), 0) != 0)
-      Warn(full + ": xattr " + x.name + " not set: " + std::strerror(errno));
-  }
+Status DestDir::SetFileAttributes(int fd, const std::string& shown_path,
+                                  bool chown, const Attributes& a) {
+  // Created with its permission bits (umask 0); chown cleared set-id bits.
+  return SetByFd(fd, shown_path, chown, (a.mode & 07000) != 0, a);
+}
+
+Status DestDir::SetAttributes(DirId parent, const std::string& name,
+                              bool is_symlink, bool chown,
+                              const Attributes& a) {
+  SQL_RETURN_IF_ERROR(CheckOpen(parent));
+  auto [fd, rel] = Locate(parent, name);
+  if (chown &&
+      fchownat(fd, rel.c_str(), a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
+    return Errno(Show(parent, name));
+  // Made with its permission bits; chown cleared set-id bits. The parent may
+  // be an anchor others can write to: never follow here.
+  if (!is_symlink && (a.mode & 07000) != 0 &&
+      fchmodat(fd, rel.c_str(), a.mode, AT_SYMLINK_NOFOLLOW) != 0)
+    return Errno(Show(parent, name));
+  SQL_RETURN_IF_ERROR(SetXattrsByPath(fd, rel, Show(parent, name), a.xattrs));
   const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};
-  if (utimensat(parent, name, times, AT_SYMLINK_NOFOLLOW) != 0) return Errno(Show(rel));
+  if (utimensat(fd, rel.c_str(), times, AT_SYMLINK_NOFOLLOW) != 0)
+    return Errno(Show(parent, name));
+  return Status::Ok();
+}
+
+Status DestDir::FinishDir(DirId dir, const Attributes& a) {
+  SQL_RETURN_IF_ERROR(CheckOpen(dir));
+  Dir& d = dirs_[dir];
+  d.finished = true;
+  const std::string shown = Show(dir);
+  if (d.fd >= 0) {
+    const Status st = SetByFd(d.fd, shown, is_root(), true, a);
+    if (dir != kDestRoot) {
+      close(d.fd);
+      d.fd = -1;
+    }
+    return st;
+  }
+  // Reached by path: its parent is protected, so the path still leads to it.
+  const int fd = dirs_[d.anchor].fd;
+  const char* rel = Rel(d.rel);
+  if (is_root() && fchownat(fd, rel, a.uid, a.gid, AT_SYMLINK_NOFOLLOW) != 0)
+    return Errno(shown);
+  if (fchmodat(fd, rel, a.mode, 0) != 0) return Errno(shown);
+  SQL_RETURN_IF_ERROR(SetXattrsByPath(fd, d.rel, shown, a.xattrs));
+  const struct timespec times[2] = {{a.mtime, 0}, {a.mtime, 0}};
+  if (utimensat(fd, rel, times, AT_SYMLINK_NOFOLLOW) != 0) return Errno(shown);
   return Status::Ok();
 }
 

@@ -1,15 +1,26 @@
 // This file implements DestDir: every file-system change `extract` makes,
-// relative to the destination directory, never following a symlink and never
-// leaving the destination.
+// below the destination directory, never following a symlink planted there
+// and never leaving the destination.
+//
+// Directories are addressed by DirId. A path is resolved from an "anchor", a
+// directory this class holds open: the destination, and any directory whose
+// parent other users may change. A directory is "protected" when only this
+// process's user (or root) may change its entries: owned by either, no group
+// or other write bit. Every directory DestDir creates is mode 0700 until
+// FinishDir, so it is protected; below a protected directory no other user
+// can rename an entry or swap it for a symlink, and a relative path from the
+// nearest anchor reaches it without opening it. In the usual case (a new or
+// private destination) no directory is opened at all: one openat per file.
 #ifndef SQUASHLAB_CLI_DEST_DIR_H_
 #define SQUASHLAB_CLI_DEST_DIR_H_
 
 #include <sys/types.h>
 
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reader/status.h"
@@ -29,52 +40,112 @@ struct Attributes {
   std::vector<Xattr> xattrs;
 };
 
-// Thread-compatible.
+// A directory of the destination; kDestRoot is the destination itself.
+using DirId = uint32_t;
+inline constexpr DirId kDestRoot = 0;
+
+// Thread-compatible, except CreateFileAt and SetFileAttributes (see there).
+// Every `name` must be a safe name: non-empty, no '/', not "." or ".." (the
+// reader checks).
 class DestDir {
  public:
-  // Creates `path` if missing (its parent must exist), then opens it.
-  static StatusOr<DestDir> Open(const std::string& path);
-  DestDir(DestDir&& o) noexcept;
-  DestDir& operator=(DestDir&&) = delete;
+  // Creates `path` if missing (its parent must exist), then opens it. With
+  // `overwrite` false, any entry that already exists where the image puts
+  // one is an error; with true, existing directories are reused and other
+  // entries replaced (a directory never; a symlink is never crossed).
+  static StatusOr<std::unique_ptr<DestDir>> Open(const std::string& path,
+                                                 bool overwrite);
   ~DestDir();
+  DestDir(const DestDir&) = delete;
+  DestDir& operator=(const DestDir&) = delete;
 
-  // Each REQUIRES: every name in `rel` is a safe name (the reader checks).
-  Status MakeDir(const RelPath& rel);  // an existing directory is fine
-  // Creates (replacing a non-directory) a regular file with `mode`; returns
-  // its fd. REQUIRES: the process umask is 0 (see ScopedUmask).
-  StatusOr<int> CreateFile(const RelPath& rel, mode_t mode);
-  Status MakeSymlink(const RelPath& rel, const std::string& target);
-  Status MakeNode(const RelPath& rel, mode_t type, dev_t rdev);  // fifo, socket, device
-  Status MakeHardLink(const RelPath& existing, const RelPath& rel);
-  // Owner (when root), mode (not for symlinks), xattrs, then mtime, by path
-  // (directories, symlinks, special files).
-  Status SetAttributes(const RelPath& rel, bool is_symlink, const Attributes& a);
-  // The same for a regular file through its open descriptor only: touches no
-  // other DestDir state, so worker threads may call it concurrently.
-  Status SetFileAttributes(int fd, const RelPath& rel, const Attributes& a);
+  // REQUIRES for each call taking a parent: FinishDir(parent) not yet called.
+  StatusOr<DirId> MakeDir(DirId parent, const std::string& name);
+  // Creates a regular file with `mode` and returns its descriptor.
+  // REQUIRES: the process umask is 0.
+  StatusOr<int> CreateFile(DirId parent, const std::string& name, mode_t mode);
+  // The same in two steps, so that another thread may create the file:
+  // where it goes (an anchor's descriptor and a path from it), then, on any
+  // thread, creating it. The location stays valid until FinishDir(parent).
+  struct Location {
+    int fd;
+    std::string rel;
+  };
+  StatusOr<Location> LocateNew(DirId parent, const std::string& name) const;
+  StatusOr<int> CreateFileAt(const Location& at, const std::string& shown,
+                             mode_t mode) const;
+  Status MakeSymlink(DirId parent, const std::string& name,
+                     const std::string& target);
+  // A fifo, socket, device node or empty regular file, with permission
+  // bits `perms` (set-id bits are for SetAttributes).
+  Status MakeNode(DirId parent, const std::string& name, mode_t type,
+                  mode_t perms, dev_t rdev);
+  Status MakeHardLink(DirId from_dir, const std::string& from_name, DirId dir,
+                      const std::string& name);
+  // Owner (when `chown`, see NeedsChown), set-id bits (not for symlinks),
+  // xattrs, then mtime, of what MakeSymlink or MakeNode made.
+  Status SetAttributes(DirId parent, const std::string& name, bool is_symlink,
+                       bool chown, const Attributes& a);
+  // The same for a directory; after it nothing may be created in `dir`
+  // (its final mode may forbid it, or let other users in).
+  Status FinishDir(DirId dir, const Attributes& a);
+  // The same for a regular file through its descriptor only; `chown` from
+  // NeedsChown. Thread-safe: touches no other state than the warning list.
+  Status SetFileAttributes(int fd, const std::string& shown_path, bool chown,
+                           const Attributes& a);
+  // Whether an entry created in `parent` needs chown to get a's owner.
+  bool NeedsChown(DirId parent, const Attributes& a) const;
 
-  bool is_root() const { return is_root_; }
+  bool is_root() const { return euid_ == 0; }
   const std::string& path() const { return path_; }
+  // "DEST/a/b/name", for messages.
+  std::string Show(DirId dir, const std::string& name = "") const;
+  // Directories this class holds open now (for tests of the fd bound).
+  size_t open_anchors() const;
   // Warnings about things skipped (xattrs the file system refused, ...).
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  std::vector<std::string> warnings() const;
 
  private:
-  DestDir(std::string path, int fd, bool is_root) : path_(std::move(path)), fd_(fd), is_root_(is_root) {}
-  // Opens the parent directory of rel, component by component, refusing
-  // symlinks; the last one is cached for siblings.
-  StatusOr<int> Parent(const RelPath& rel);
-  Status RemoveIfNotDir(int parent, const std::string& name);
-  Status CreateReplacing(const RelPath& rel, const std::function<int(int, const char*)>& make);
-  std::string Show(const RelPath& rel) const;
-  void Warn(const std::string& w);
+  struct Dir {
+    DirId parent = kDestRoot;
+    std::string name;
+    DirId anchor = kDestRoot;  // this directory when fd >= 0
+    std::string rel;           // path from the anchor; "" for the anchor itself
+    int fd = -1;
+    bool is_protected = false;
+    bool fresh = false;  // created here: new entries get this process's owner
+    bool finished = false;
+  };
+  DestDir(std::string path, bool overwrite)
+      : path_(std::move(path)), overwrite_(overwrite) {}
+  // The descriptor and relative path through which `name` in `parent` is
+  // reached.
+  Location Locate(DirId parent, const std::string& name) const;
+  Status CheckOpen(DirId parent) const;
+  StatusOr<DirId> AdoptDir(DirId parent, const std::string& name);
+  Status AddAnchor(Dir d, int fd, bool expect_fresh);
+  // Runs make(fd, path); when the name is taken: an error, or with
+  // overwrite a non-directory is removed and make runs once more.
+  template <typename Make>
+  Status CreateAt(const Location& at, const std::string& shown,
+                  const Make& make) const;
+  template <typename Make>
+  Status CreateEntry(DirId parent, const std::string& name, const Make& make);
+  // Owner, mode, xattrs and mtime through a descriptor.
+  Status SetByFd(int fd, const std::string& shown, bool chown, bool chmod,
+                 const Attributes& a);
+  Status SetXattrsByPath(int fd, const std::string& rel,
+                         const std::string& shown,
+                         const std::vector<Xattr>& xattrs);
+  void Warn(const std::string& w) const;
 
   std::string path_;
-  int fd_ = -1;
-  bool is_root_ = false;
-  RelPath cached_parent_;
-  int cached_fd_ = -1;
-  std::mutex warnings_mu_;
-  std::vector<std::string> warnings_;
+  bool overwrite_;
+  uid_t euid_ = 0;
+  gid_t egid_ = 0;
+  std::vector<Dir> dirs_;
+  mutable std::mutex warnings_mu_;
+  mutable std::vector<std::string> warnings_;
 };
 
 }  // namespace squashlab::cli

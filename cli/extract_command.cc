@@ -6,19 +6,25 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/output.h"
 
 namespace squashlab::cli {
 namespace {
 
 struct ExtractArgs {
-  int threads = DefaultThreads();
+  int threads = 0;  // 0: not given (two threads a core)
+  bool overwrite = false;
+  bool quiet = false;
   std::string image, dest;
   std::vector<std::string> paths;
 };
 
 Args ToRunExtractArgs(const ExtractArgs& a) {
-  Args out = {"-p", std::to_string(a.threads), a.image, a.dest};
+  Args out;
+  if (a.threads > 0) out = {"-p", std::to_string(a.threads)};
+  if (a.overwrite) out.push_back("-f");
+  if (a.quiet) out.push_back("-q");
+  out.push_back(a.image);
+  out.push_back(a.dest);
   out.insert(out.end(), a.paths.begin(), a.paths.end());
   return out;
 }
@@ -33,9 +39,15 @@ void AddExtractCommand(CLI::App* root, CommandRunner* run) {
       "owners, "
       "modes, times, xattrs, hard links and special files.");
   c->add_option("-p", args->threads,
-                "decoding threads (default: the cores this process may use)")
+                "decoding and writing threads (default: two per core this "
+                "process may use)")
       ->type_name("N")
       ->check(CLI::Range(1, 256));
+  c->add_flag("-f", args->overwrite,
+              "overwrite entries that already exist in DEST (by default "
+              "extract refuses, as unsquashfs does)");
+  c->add_flag("-q", args->quiet,
+              "quiet: no progress bar on a terminal, no summary line");
   c->add_option("IMG", args->image, "the SquashFS image")
       ->required()
       ->type_name("");

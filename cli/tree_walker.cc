@@ -25,40 +25,48 @@ std::string CanonicalImagePath(const std::string& path) {
 
 namespace {
 struct OpenDir {
-  std::string path;
+  WalkItem dir;
   std::vector<DirEntry> entries;
   size_t next = 0;
 };
 }  // namespace
 
-Status WalkTree(Image* image, const std::string& start_path, const Inode& start, bool recursive,
-                const std::function<Status(const WalkItem&)>& visit) {
+Status WalkTree(Image* image, const std::string& start_path, const Inode& start,
+                bool recursive,
+                const std::function<Status(const WalkItem&)>& visit,
+                const std::function<Status(const WalkItem&)>& leave) {
   SQL_RETURN_IF_ERROR(visit(WalkItem{start_path, start}));
-  if (!recursive || start.type != InodeType::kDirectory) return Status::Ok();
+  if (start.type != InodeType::kDirectory) return Status::Ok();
+  if (!recursive)
+    return leave ? leave(WalkItem{start_path, start}) : Status::Ok();
   std::unordered_set<uint32_t> seen_dirs{start.inode_number};
   std::vector<OpenDir> stack;
   auto open = [&](const std::string& path, const Inode& dir) -> Status {
     auto entries = image->ReadDir(dir);
     if (!entries.ok()) return entries.status().WithContext(path);
-    stack.push_back(OpenDir{path, std::move(entries).value(), 0});
+    stack.push_back(
+        OpenDir{WalkItem{path, dir}, std::move(entries).value(), 0});
     return Status::Ok();
   };
   SQL_RETURN_IF_ERROR(open(start_path, start));
   while (!stack.empty()) {
     OpenDir& top = stack.back();
     if (top.next == top.entries.size()) {
+      const WalkItem done = std::move(top.dir);
       stack.pop_back();
+      if (leave) SQL_RETURN_IF_ERROR(leave(done));
       continue;
     }
     const DirEntry& e = top.entries[top.next++];
-    std::string path = JoinImagePath(top.path, e.name);
+    std::string path = JoinImagePath(top.dir.path, e.name);
     auto inode = image->ReadInode(e);
-    if (!inode.ok()) return inode.status().WithContext(top.path);
+    if (!inode.ok()) return inode.status().WithContext(top.dir.path);
     SQL_RETURN_IF_ERROR(visit(WalkItem{path, *inode}));
     if (inode->type != InodeType::kDirectory) continue;
     if (!seen_dirs.insert(inode->inode_number).second)
       return Status::Corruption(path + ": directory loop (directory inode " +
-                                std::to_string(inode->inode_number) + " seen twice)");
+                                std::to_string(inode->inode_number) +
+                                " seen twice)");
     SQL_RETURN_IF_ERROR(open(path, *inode));  // may invalidate `top`
   }
   return Status::Ok();

@@ -17,9 +17,13 @@ struct WalkItem {
 };
 
 // Visits `start` (at image path start_path), then, when `recursive`, every
-// inode below it. Stops at the first error from the image or from visit.
-Status WalkTree(Image* image, const std::string& start_path, const Inode& start, bool recursive,
-                const std::function<Status(const WalkItem&)>& visit);
+// inode below it. `leave`, when given, is called with each directory visited
+// (start included) once everything below it has been visited. Stops at the
+// first error from the image, from visit or from leave.
+Status WalkTree(Image* image, const std::string& start_path, const Inode& start,
+                bool recursive,
+                const std::function<Status(const WalkItem&)>& visit,
+                const std::function<Status(const WalkItem&)>& leave = nullptr);
 
 // Joins an image path and a name: ("/", "a") -> "/a", ("/a", "b") -> "/a/b".
 std::string JoinImagePath(const std::string& dir, const std::string& name);
