@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # squashlab's main job. With no arguments: builds everything, shows what the
 # reader sees in the embedded test image, then runs `squashlab verify` — every
 # read-path variant x decompressor strategy explored on the embedded default

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs every squashlab test: the whole Bazel suite, then the hardening tests
 # again under AddressSanitizer + UndefinedBehaviorSanitizer, then the
 # ThreadSanitizer tests, then the repository checks (the layer rules of every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements codec_ceiling: the single-thread decode rate of one
 // file of a SquashFS image, block by block, through the reader's DataReader.
 // It is the ceiling the parallel `squashlab cat` is measured against (this

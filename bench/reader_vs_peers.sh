@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file implements the reader benchmark: `squashlab cat` and `squashlab
 # extract` side by side with unsquashfs, sqfscat and rdsquashfs on the same
 # warm images (a ~1 GiB mixed-content single-file image and a /usr-like tree

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the report of bench/reader_vs_peers.sh: it reads the
 raw measurements (measurements.jsonl, ceiling.jsonl) of one run and writes
 results.json, results.csv and table.md (also printed): throughput, CPU time,

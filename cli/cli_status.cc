@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements exit codes and error messages for the command line.
 #include "cli/cli_status.h"
 

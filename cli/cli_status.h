@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the command line's error reporting: exit codes by
 // kind of failure, and messages of the form "squashlab: IMG: PATH: reason".
 #ifndef SQUASHLAB_CLI_CLI_STATUS_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `squashlab bench`: the seed threads' experiments
 // replayed in simulate mode on emulated devices (bench/sim/), printed as
 // tables and optionally written as JSON, CSV and a PNG plot (through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `squashlab cat [-p N] IMG PATH...`: file contents to
 // stdout, decoded in parallel and written in order. A reader that closes
 // the pipe early ends the command quietly (exit 141, as a shell reports for

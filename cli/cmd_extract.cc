@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `squashlab extract [-p N] [-f] [-q] IMG DEST [PATH...]`:
 // the options, the progress bar on a terminal and the summary line around
 // Extractor, which does the work.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `squashlab info IMG`: the superblock, the compressor
 // and its options, where each table lies, and the counts.
 #include <CLI/CLI.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `squashlab ls [-l] [-R] IMG [PATH]`: a directory's
 // entries (or, with -R, every path below it), optionally in the long format
 // of `ls -l` / `unsquashfs -lls`.

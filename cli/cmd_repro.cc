@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `squashlab repro TOKEN [--image IMG] [--trace-out
 // FILE]`: replays one failure exactly from its replay token and prints its
 // report and schedule (optionally as a Chrome trace JSON, viewable in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `squashlab verify`: the model's exploration of every
 // read-path variant x decompressor strategy over scenarios of a real image.
 // It prints, per cell, every distinct failure class found and ends in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares the subcommands of the `squashlab` command line. Each
 // Add*Command registers its name, help text and options on the root CLI11
 // app (the one source of usage text) and, when the command line selects

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements DestDir with the *at() system calls. Each entry is
 // made by one call relative to an anchor's descriptor; the last component is
 // never followed (O_EXCL|O_NOFOLLOW, AT_SYMLINK_NOFOLLOW, or it is created

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements DestDir: every file-system change `extract` makes,
 // below the destination directory, never following a symlink planted there
 // and never leaving the destination.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of `squashlab extract` through its entry point: what lands in DEST
 // (content, modes, times, links, xattrs), that nothing lands outside it, and
 // the exit codes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the long listing format: mode string, "user/group"
 // padded so that the size column ends 25 characters after it, then local
 // time to the minute, path and link target.

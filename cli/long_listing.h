@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the long listing line of `squashlab ls -l`, in the
 // layout of `unsquashfs -lls` so the two can be compared line by line —
 // except device numbers, which are decoded as the kernel decodes them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `squashlab` program: every command, on one
 // command line.
 #include "cli/command_line.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements small helpers for the command line's output: writing
 // all of a buffer to a file descriptor, and the worker-count option.
 #ifndef SQUASHLAB_CLI_OUTPUT_H_

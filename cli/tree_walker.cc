@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements WalkTree with an explicit stack of open directories.
 #include "cli/tree_walker.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements WalkTree: a pre-order walk of an image's directory
 // tree in stored order, iterative (no recursion depth to exhaust) and with
 // directory-loop detection.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the usage error of commands that check their own
 // arguments after CLI11 has parsed them.
 #include "cli/cli_status.h"

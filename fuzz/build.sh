@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # OSS-Fuzz / ClusterFuzzLite build script: compiles the reader (and the CLI's
 # extraction code), the model (for schedule_fuzzer) and every fuzz target
 # directly with $CXX $CXXFLAGS, links each with $LIB_FUZZING_ENGINE, and puts

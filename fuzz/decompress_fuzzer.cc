@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the fuzz target of one decompressor wrapper; the BUILD
 // file compiles it once per codec with SQUASHLAB_FUZZ_CODEC set to the
 // compressor id. Input: output capacity (4 bytes, capped at 1 MiB + 64) then

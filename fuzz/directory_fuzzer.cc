@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the directory reader fuzz target, index included.
 // Input: compressor (1 byte), inode count (4), the directory inode's
 // reference (8), the directory region's size (4), n (1) and n lookup names

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Tests the tester: extract_fuzzer must abort when something appears outside
 # its destination. SQUASHLAB_EXTRACT_FUZZER_PLANT makes the harness create
 # that file itself after a clean extraction of a valid image.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the extraction fuzz target: `squashlab extract` of
 // the input into a scratch directory, checking after every run that nothing
 // was written outside it. Layout of the private temporary directory:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """squashlab_fuzz_target: one fuzz target, three ways to build and run it.
 
 - `bazel build --config=fuzz //fuzz:NAME`: a libFuzzer binary (the fuzz

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Continuous fuzzing of one target on this machine.
 # usage: fuzz/fuzz.sh TARGET [--time SECONDS] [--jobs N] [--workdir DIR]
 #   TARGET: image_fuzzer, extract_fuzzer, superblock_fuzzer, metadata_fuzzer,

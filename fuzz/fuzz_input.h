@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements FuzzInput, the reader of the small little-endian
 // headers that the per-layer fuzz targets put in front of their payload, and
 // FUZZ_CHECK, the abort-on-violation check every target uses. seed_maker.cc

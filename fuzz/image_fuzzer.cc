@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the whole-image fuzz target: open the bytes as an
 // image, walk every directory and read every file, symlink and xattr
 // (ScanImage, with caps so that a valid huge image is not a finding), then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the inode decoder fuzz target. Input: compressor
 // (1 byte), block_log selector (1 byte), n (1 byte), n inode references
 // (8 bytes each), then an inode table as stored in an image. Each decoded

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Builds fuzz/regression/: one small SquashFS image per known bug class of
 other SquashFS readers, and manifest.txt, what squashlab's reader
 must do with each (see regression_test.cc). The images start from tiny

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Writes the schedule fuzzer's seed corpus (a zip) to argv[1].
 
 Each seed is the 9-byte header of schedule_case.h (variant, decompressor,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Builds the small source tree that the fuzz seed images pack: every inode
 type mksquashfs stores, sparse and tail-end files, hard links, short and long
 symlinks, shared xattrs (out-of-line values) and a directory large enough to

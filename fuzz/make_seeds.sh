@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Packs make_seed_tree.py's tree with mksquashfs under every compressor and
 # option set, then cuts each fuzz target's seed corpus out of the images with
 # seed_maker and zips it as OUT_DIR/<target>_seed_corpus.zip (OSS-Fuzz names).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Time to first finding of schedule_async2013_fuzzer, per report class:
 # for each class and each libFuzzer seed, run from the seed corpus (or with
 # --empty from nothing) with SQUASHLAB_SCHEDULE_CLASS=<class> until the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the metadata block reader fuzz target. Input:
 // compressor (1 byte), read count n (1 byte), n reads of (offset: 4 bytes,
 // length: 2 bytes), then a metadata region as stored in an image. It walks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the plain regression runner linked into every fuzz
 // target when it is built without libFuzzer: it calls LLVMFuzzerTestOneInput
 // once for every file named on the command line or found (recursively) in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the regression corpus test: every image in
 // fuzz/regression/ is one known bug class of other SquashFS readers, and
 // fuzz/regression/manifest.txt states what the reader must do with it — fail

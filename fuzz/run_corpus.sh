@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs one fuzz target (libFuzzer or regression_main build) once over every
 # input of its corpora: *.zip arguments are unpacked first, directories are
 # passed through. Fails when a corpus is empty or the target fails.

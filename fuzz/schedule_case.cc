@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the schedule fuzzer's input decoding and run.
 #include "fuzz/schedule_case.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ScheduleCase, the schedule fuzzer's reading of its
 // input, and the one run it stands for. Layout (any byte string is valid;
 // missing bytes read as zero):

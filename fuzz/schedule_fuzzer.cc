@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the schedule fuzzer: the input's bytes choose a
 // read-path variant, decompressor strategy, workload, fault plan and seed,
 // and then drive every scheduling choice of one explore run of that verify

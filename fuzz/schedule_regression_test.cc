@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the test that the schedule fuzzer keeps finding
 // async-2013's bugs: every input committed in
 // fuzz/regression/schedule_async2013_fuzzer/ (listed with its report class

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements seed_maker, which cuts the seed corpus of every fuzz
 // target out of real mksquashfs images: whole images, superblocks, metadata
 // regions, inode tables with the references of real inodes, directories with

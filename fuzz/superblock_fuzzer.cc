@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the superblock fuzz target. Input: the image size
 // (8 bytes, little-endian) then the superblock bytes. Whatever decodes must
 // satisfy the invariants DecodeSuperblock documents.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the fuzz target of the id, fragment, export and xattr
 // tables. Input: compressor (1 byte), kind (1: id, fragment, export, xattr),
 // entry count (4; unused for xattr, whose count is in the region), table

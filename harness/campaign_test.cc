@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the long race campaign (tagged manual): every
 // variant but async-2013 x every strategy over the default scenarios, in 4
 // parts with their own seeds (gtest's sharding gives each Bazel shard one),

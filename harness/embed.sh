@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Writes a C++ source defining the bytes of an image as a span.
 # usage: embed.sh IMAGE OUT.cc SYMBOL
 set -euo pipefail

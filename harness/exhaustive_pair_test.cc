@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the tests of exhaustive exploration on the small
 // `pair` scenario (two readers, two neighbouring blocks that share a device
 // block): the 2013 patch is found at preemption bound 2 by the reduced

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Builds the small tree of squashlab verify's embedded image: files a few
 8K blocks long, so that a run is a few hundred scheduling points, and
 compressed blocks are small enough that neighbouring blocks share 1K device

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the mount of an image on a device for one run.
 #include "harness/mount.h"
 

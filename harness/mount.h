@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements squashfs_mount: a variant mounted on a device for one
 // run — a RAM disk holding the image (or a device the caller made), the
 // super_block and squashfs_sb_info the variant fills (squashfs_fill_super),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the verify scenarios and their fault plans.
 #include "harness/scenarios.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the scenarios of squashlab verify: a ScenarioSpec
 // (variant, decompressor strategy, workload, fault plan, device) names one
 // replayable Scenario — "variant/decomp/workload[/faults[/device]]", the

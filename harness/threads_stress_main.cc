@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the threads-executor stress run of one scenario:
 // `threads_stress_main SCENARIO RUNS` runs it RUNS times on real threads
 // (the device completing from its own interrupt thread) and prints the

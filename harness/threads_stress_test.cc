@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the threads-executor stress test: sync-3.13,
 // async-fixed, readpages-cache and readahead-mainline run clean on real
 // threads (over the RAM disk and hw_emul devices), and async-2013's stress run is flagged — by ThreadSanitizer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the verify job, its table, and repro.
 #include "harness/verify.h"
 

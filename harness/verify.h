@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the squashlab verify job: for each read-path variant
 // x decompressor strategy, explore the scenarios' schedules (pct, random or
 // exhaustive) until a budget of runs or time, stop a cell at its first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements a development driver: `verify_main SCENARIO RUNS`
 // explores one scenario of the embedded image and prints the outcome.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the verify tests: the oracle catches wrong bytes;
 // every variant but async-2013 runs clean over a bounded budget of the
 // default scenarios, with and without fault plans; async-2013 is caught,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the reader and reclaim tasks.
 #include "harness/workloads.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the workloads the scenarios run as tasks: dd with a
 // block size (sequential reads to end of file), random readers, and reclaim
 // pressure evicting clean pages between reads. Readers check every byte

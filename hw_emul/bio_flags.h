@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the request flags hw_emul reads from bio::bi_rw
 // beyond model/bio.h's READ, WRITE and READA, with the kernel's names.
 #ifndef SQUASHLAB_HW_EMUL_BIO_FLAGS_H_

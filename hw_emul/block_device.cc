@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements BlockDevice. One mutex guards the queue, the device
 // timeline and the counters; it is never held across a scheduling point,
 // a Delay, a Spawn or a bio_endio, so explore and simulate (fibers on one

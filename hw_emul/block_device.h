@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements BlockDevice: an emulated block device with a real
 // part's timing. Bios are submitted from process context (through a task's
 // plug or straight into the request queue, where adjacent bios merge); a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements BlockDevice's data path: what each bio of a
 // completing request gets (the image's bytes, or the error a fault plan or a
 // short transfer gives it, or a flipped bit), the immediate completions of

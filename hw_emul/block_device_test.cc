@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the device tests in simulate mode: exact service
 // times per request, the host controller's fetch/idle counts for a
 // synchronous and a queued stream (the evidence of the 2013 thread), plugging and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the end-to-end calibration checks in simulate mode:
 // the emulated eMMC, host task and interrupts included, reproduces the
 // device side of Chanho's dd figures (the 2013 thread), and adds under 1% of

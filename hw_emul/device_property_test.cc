@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the device's properties over random request streams
 // and fault plans: every submitted bio completes exactly once, from
 // interrupt context, with the image's bytes or an error the plan explains,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the fault-plan string format and the keyed draws.
 #include "hw_emul/fault_plan.h"
 

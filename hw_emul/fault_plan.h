@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements FaultPlan: the device faults of one run as data that
 // serialises to and from a short string (a field of replay tokens, so it
 // never contains ':'), and the site-keyed draws that decide each fault in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the fault-plan tests: the string format round-trips
 // (examples and a RapidCheck property), bad strings are refused, and the
 // keyed draws are deterministic by seed and independent of other draws.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the fault tests: each fault of a plan does what it
 // says to the bios it hits and nothing to the others, is counted, and is
 // decided the same way for the same seed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the profile table and the timeline arithmetic. Each
 // number carries its source; "derived" numbers show their arithmetic. Only
 // figures visible in the seed threads (cited in docs/) are used to calibrate (the 512K/256K/

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements DeviceProfile: the timing of a real storage part as
 // data (command overhead, bandwidth, seek and rotation, request size limit,
 // queue depth), every number with its source, and DeviceTimeline, the pure

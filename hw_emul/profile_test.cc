@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the profile tests: every number has a source, the
 // timing arithmetic is exact, the calibrations reproduce the seed figures
 // they were derived from, and the timeline serialises or overlaps requests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements bio merging in the device queue, after the kernel's
 // elv_merge (back and front merges) and attempt_back_merge /
 // attempt_front_merge (a grown request absorbing its neighbour).

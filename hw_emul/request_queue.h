@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Request and RequestQueue: the block layer's queue of
 // one device, where adjacent bios merge into requests (back and front
 // merges, and a request that comes to touch its neighbour absorbs it) up to

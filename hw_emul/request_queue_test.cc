@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the request queue tests: back and front merges, the
 // request size limit, a grown request absorbing its neighbour, and the
 // READA / sync flags of merged requests.

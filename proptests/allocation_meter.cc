@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements AllocationMeter by replacing the global operator new.
 #include "proptests/allocation_meter.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements AllocationMeter: the largest single allocation made
 // through operator new while a meter is armed, so a test can assert that no
 // untrusted count sized an allocation. Linking allocation_meter.cc replaces

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the generation and packing of small images for the
 // variants property.
 #include "proptests/image_gen.h"

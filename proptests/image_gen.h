@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ImageSpec: a small SquashFS image described as data
 // (codec, block size, mksquashfs options, and a few files in the root whose
 // sizes sit on block and page boundaries, with zero, random, text-like or

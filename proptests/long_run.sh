@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs every RapidCheck property with a larger budget: the properties of
 # proptests/ scaled by SQUASHLAB_PROP_SCALE (default 10: ten times the
 # cases of ./test.sh), then the model's and hw_emul's properties with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the main() of the property tests: googletest's, plus
 // one knob for long runs. SQUASHLAB_PROP_SCALE=N multiplies the number of
 // cases of every property in the binary (RC_PARAMS's max_success, whether it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Property: any single-byte or single-field corruption of a valid image
 // (from every codec's test image) ends in a clean error or a complete scan —
 // never a crash, a hang, or an allocation larger than a bound fixed by the

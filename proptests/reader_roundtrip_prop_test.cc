@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Property: for a generated tree packed by a real producer (mksquashfs with a
 // generated compressor, block size and option set, or gensquashfs), the
 // reader's view of the image equals the tree — path by path, byte by byte,

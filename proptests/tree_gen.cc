@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements GenTree.
 #include "proptests/tree_gen.h"
 

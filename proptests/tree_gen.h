@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements GenTree: a RapidCheck generator of source trees with
 // odd names, sizes around block boundaries, sparse regions, hard links,
 // symlinks, fifos, xattrs, modes, times and, sometimes, a large directory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements writing a TreeModel to disk and comparing an image
 // with it.
 #include "proptests/tree_model.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements TreeModel: a source tree described as data, so that
 // RapidCheck can generate and shrink it, write it to disk for a producer
 // (mksquashfs, gensquashfs), and compare it with what the reader decodes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the generation and the runs of the variants
 // property's cases.
 #include "proptests/variant_case.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements VariantCase: one generated case of the variants
 // property — an image (the embedded one, a testdata image, or one generated
 // and packed by mksquashfs), a decompressor strategy, a named workload plus

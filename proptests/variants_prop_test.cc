@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Properties of the read-path variants. For a
 // generated case — image (embedded, testdata, or generated and packed by
 // mksquashfs), decompressor strategy, workload plus generated readers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ChunkPipeline. Slots form a ring of `window` entries;
 // the caller fills slot tail, workers claim slots in order, and the caller
 // delivers slot head once it is done, so output order equals input order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ChunkPipeline: decoding file chunks on worker threads
 // with bounded read-ahead, delivering them in order on the calling thread.
 // It is how `cat` and `extract` use every core with bounded memory.

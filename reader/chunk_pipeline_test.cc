@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of ChunkPipeline: in-order delivery with any number of threads,
 // the same bytes as a serial read, and clean stops on decode or sink errors.
 #include "reader/chunk_pipeline.h"

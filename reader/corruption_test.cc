@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Hardening tests: truncated images, every superblock field set to hostile
 // values, and single-byte corruption swept over the metadata tables. Each
 // case must end in the right bytes or a clean error; run under ASan+UBSan by

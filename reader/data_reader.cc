@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements DataReader with a small shared cache of decoded
 // fragment blocks (many small files share one), each decoded once even when
 // several threads ask for it at the same time.

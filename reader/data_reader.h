@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements DataReader: decoding one chunk of a file's data (a
 // full block, a sparse block, or a tail-end cut from a fragment block). It is
 // the thread-safe part of the reader, used by the parallel pipeline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the codec factory and the compressor-options parser.
 #include "reader/decompressor.h"
 

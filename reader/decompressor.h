@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the Decompressor interface behind which each SquashFS
 // codec lives (one file each), and the parsing of the compressor options that
 // mksquashfs may store after the superblock.

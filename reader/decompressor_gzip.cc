@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the gzip (zlib stream) decompressor, reusing one
 // inflate state across blocks.
 #include <zlib.h>

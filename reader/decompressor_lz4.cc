@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the lz4 (block format) decompressor.
 #include <lz4.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the lzo (lzo1x) decompressor.
 #include <lzo/lzo1x.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the xz and legacy lzma decompressors with liblzma.
 #include <lzma.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the zstd decompressor, reusing one context.
 #include <zstd.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements directory listings. A listing is a run of headers
 // (count, inode block, base inode number), each followed by up to 256 entries
 // (offset, inode number delta, type, name); its stored size is 3 more than

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements reading a directory listing from the directory table:
 // headers and entries, name validation, and lookups that use the directory
 // index of extended directories to skip ahead in large directories.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements BuildFileLayout. The block list is read in pieces, so
 // memory grows with what the inode table really holds, not with an
 // untrusted file size.

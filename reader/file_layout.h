@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements FileLayout: where each piece ("chunk") of a regular
 // file's data lives in the image — full blocks from the block list, sparse
 // blocks, and the tail-end kept in a fragment block.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ScanImage with an explicit work list, so hostile
 // nesting cannot exhaust the stack.
 #include "reader/full_scan.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ScanImage: touch every part of an image the way a
 // user's tools would (every directory, inode, file byte, symlink and xattr),
 // stopping at the first error. The hardening tests and the fuzzers use it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Image: opening (superblock, compressor options, every
 // table, each bounded by its neighbours) and the inode-level API.
 #include "reader/image.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Image: the reader's public API over a SquashFS 4.0
 // image — open from a file or bytes, stat, lookup by path, read directories,
 // file ranges, symlinks and xattrs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ImageBytes over mmap(2) or an owned buffer.
 #include "reader/image_bytes.h"
 

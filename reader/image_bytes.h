@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ImageBytes: the bytes of a SquashFS image, either a
 // file (memory-mapped for the small metadata reads, pread(2) for file data so
 // that streaming a large file does not grow the resident set) or a buffer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of the reader's public API against real mksquashfs images of every
 // compressor (testdata/), whose contents follow testdata/expected_tree.h.
 #include "reader/image.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements DecodeInode: the common header, then the body of each
 // inode type, decoded into a temporary and validated before it is returned.
 #include "reader/inode.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the decoding of SquashFS inodes of every type, basic
 // and extended, from the inode table.
 #ifndef SQUASHLAB_READER_INODE_H_

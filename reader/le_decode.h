@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements little-endian decoding over bounded byte spans: the
 // only way reader code turns on-disk bytes into integers.
 #ifndef SQUASHLAB_READER_LE_DECODE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements LookupTable, validating the pointer array on open.
 #include "reader/lookup_table.h"
 

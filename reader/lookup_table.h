@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements LookupTable: the fixed-size-entry tables (ids,
 // fragments, export, xattr ids) stored as metadata blocks and located through
 // an array of 64-bit block pointers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements MetadataReader.
 #include "reader/metadata_reader.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements MetadataReader: decoding of the 8 KiB metadata blocks
 // (2-byte header, uncompressed bit) of one table region, with a small cache,
 // and reads that run across block boundaries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the text forms of Status.
 #include "reader/status.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Status and StatusOr<T>: errors as values, the way the
 // reader, the model and the command line report failures to their callers.
 #ifndef SQUASHLAB_READER_STATUS_H_

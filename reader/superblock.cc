@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements DecodeSuperblock: decode into a temporary, check every
 // field against the format and the image size, then return it.
 #include "reader/superblock.h"

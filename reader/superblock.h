@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements decoding and validation of the 96-byte SquashFS 4.0
 // superblock.
 #ifndef SQUASHLAB_READER_SUPERBLOCK_H_

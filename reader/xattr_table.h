@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the xattr tables: the id table that maps an inode's
 // xattr index to a run of key/value pairs, and the key/value blocks, with
 // out-of-line values.

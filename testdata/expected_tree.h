@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the expected contents of testdata/make_tree.py's
 // tree, recomputed from the same formulas, for tests that read the images.
 #ifndef SQUASHLAB_TESTDATA_EXPECTED_TREE_H_

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """squashfs_image: a genrule that packs testdata/make_tree.py's tree."""
 
 def squashfs_image(name, options = []):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Packs the test tree into a SquashFS image with mksquashfs.
 # usage: make_image.sh MAKE_TREE_PY OUT.sqfs [mksquashfs options...]
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Builds the small source tree that squashlab's unit tests pack with
 mksquashfs. Every file's content follows a formula that the C++ tests
 recompute (testdata/expected_tree.h), so no expected bytes are stored.

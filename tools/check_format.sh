@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Checks that every C++ source is formatted as .clang-format says (with
 # clang-format-14, the version the tree was formatted with) and that every
 # source file carries its SPDX licence line. Prints one line per file that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Checks that no #include crosses squashlab's layers the wrong way.
 
 Bazel's visibility decides which targets may depend on which; this check

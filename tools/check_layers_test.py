@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Tests of check_layers.py on small planted trees: each forbidden include
 is reported, each allowed one is not."""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Installs the Debian packages squashlab needs, if any is missing. Sourced by
 # run.sh and test.sh; safe to run again (it does nothing when all are there).
 SQUASHLAB_PACKAGES=(

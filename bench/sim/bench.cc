@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the scenario dispatch and what the scenarios share.
 #include "bench/sim/bench.h"
 

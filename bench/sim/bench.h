@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the benchmark scenarios of `squashlab bench`: each
 // replays one seed experiment over images built by mksquashfs on an
 // emulated device in simulate mode, and returns tables (the thread's

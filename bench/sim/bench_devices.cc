@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `emmc` and `usb` scenarios: Chanho's dd on the
 // eMMC board with mmcqd's fetch/idle counters, and Minchan's bs sweep,
 // each for the sync path, the 2013 patch and the other variants.

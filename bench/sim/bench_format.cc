@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the outputs of a BenchResult: aligned text tables,
 // JSON through nlohmann-json (fixed key order, reals to 4 decimals:
 // identical bytes for identical results; docs/schema/bench.schema.json) and

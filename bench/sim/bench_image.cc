@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the benchmark images. Content comes from splitmix64
 // (model/rng.h), so the same spec gives the same bytes on every machine;
 // mksquashfs runs with every timestamp and owner fixed, so the same bytes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the benchmark images: deterministic file content with
 // a chosen compressibility (text-like words for Phillip's "22%" file, mostly
 // random bytes for the eMMC and USB runs, whose profiles were fitted with the

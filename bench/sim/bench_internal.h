@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements what the scenario files of bench/ share: running a
 // list of dd cells (on one or more threads, results in list order), the
 // record of a cell, and number formatting.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `rt-latency` scenario (the 2018 RT thread's cyclictest per
 // decompressor strategy, through RunRtLatency (rt_latency.h)) and the
 // `blocksize` scenario (throughput vs block size per compressor and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `phillip` scenario: the 2013 thread's matrix of gzip
 // block sizes x dd bs x {async patch, mainline} x {single, multi, percpu}
 // on the kvm-hdb profile, plus the other variants as extra columns, with

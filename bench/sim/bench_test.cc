@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of the simulate-mode benchmarks on small configurations: identical
 // JSON run to run and for any number of threads, and the directions the
 // seeds report (the async patch keeps mmcqd busy; dd rate rises with dd bs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the calibration: the committed figures (with their
 // derivation), the cost model per profile, the measurement and the fits.
 #include "bench/sim/calibration.h"

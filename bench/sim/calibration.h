@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the benchmark's calibration: what a CPU operation
 // costs in the simulate executor for each device profile's machine. The
 // per-byte decompression cost of each codec is measured on this machine

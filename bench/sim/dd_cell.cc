@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements one dd cell. The read path and the decompressor
 // strategy are wrapped (same functions, a counter around each call) through
 // copies of their ops tables; the wrappers reach the run's counters through

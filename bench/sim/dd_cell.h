@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements one benchmark cell: `dd if=/mnt/file of=/dev/null
 // bs=N` over a SquashFS image on an hw_emul device, with one read-path
 // variant and one decompressor strategy, in the simulate executor (virtual

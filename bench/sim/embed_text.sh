@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Embeds a text file as a C++ function returning it: embed_text.sh IN OUT.cc NAME
 set -euo pipefail
 in=$1 out=$2 name=$3

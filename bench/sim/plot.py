@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Plots a `squashlab bench --json` result: usage: plot.py RESULT.json OUT.png
 
 Every figure is of a simulated run: its title says so, throughput is in MB/s

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the simulate-mode latency experiment.
 #include "bench/sim/rt_latency.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the real-time latency experiment of the 2018 RT thread in
 // simulate mode: readers decompress a real image's blocks on every CPU of an
 // RT kernel, reading through an hw_emul device with a real part's profile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the the 2018 RT thread experiment as a test: on an RT kernel,
 // readers of a 128K-block image on the qspi-flash device, and a cyclictest
 // task per CPU, with the decompression cost of an embedded core derived

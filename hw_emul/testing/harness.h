@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the device tests' harness: an image of known bytes,
 // I/O records that a bio's end_io fills (and counts, to check exactly-once
 // completion), and helpers that run a body as the task "dd" under each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the names and the text form of reports.
 #include "model/base/report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Report: one finding of the generic checker, in the
 // kernel's own words ("BUG: Bad page state", "VFS: brelse: ...").
 #ifndef SQUASHLAB_MODEL_BASE_REPORT_H_

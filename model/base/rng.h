@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Rng: the seeded pseudo-random source of the
 // strategies and of fault plans (splitmix64; small, fast, reproducible).
 #ifndef SQUASHLAB_MODEL_BASE_RNG_H_

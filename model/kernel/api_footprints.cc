@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the footprints of the kernel API's scheduling points.
 //
 // Premise (the one CHESS makes for preempting only at synchronisation

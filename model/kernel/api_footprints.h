@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the footprints of the kernel API's scheduling
 // points for the partial-order reduction (sched/step_footprint.h): what
 // shared state a step may touch, derived from the operation at its point.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements atomic_t and READ_ONCE / WRITE_ONCE. Each call is a
 // scheduling point, since each publishes or observes shared state.
 #ifndef SQUASHLAB_MODEL_KERNEL_ATOMIC_H_

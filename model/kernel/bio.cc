@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements bios and their completion.
 #include "model/kernel/bio.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements struct bio: bio_alloc, bio_add_page, submit_bio,
 // submit_bio_wait, bio_endio (the driver's completion) and bio_put, with
 // checks that each bio is submitted once, completed once and put once.

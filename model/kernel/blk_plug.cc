@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements on-stack plugging. The current plug lives in the
 // task, as the kernel's current->plug does; one lock guards the plugged
 // lists, which another task may flush (a device's unplug timer) while the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements on-stack plugging in the kernel's names:
 // blk_start_plug / blk_finish_plug hold a task's bios back so that the
 // device queue receives them together and can merge them, and a task that

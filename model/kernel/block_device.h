@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements block_device and super_block as the read path sees
 // them, and BlockDriver, the interface a device (hw_emul/, or the RAM disk
 // of the tests) implements to service bios.

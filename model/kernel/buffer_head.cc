@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements buffer heads, the buffer cache and their I/O.
 #include "model/kernel/buffer_head.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements struct buffer_head and the buffer cache: sb_getblk
 // (one buffer_head per block number, shared), get_bh / put_bh / brelse, the
 // buffer lock, the uptodate bit, ll_rw_block(READ|READA), submit_bh,

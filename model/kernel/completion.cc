@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements completions and atomic_t over the run's executor.
 #include "model/kernel/completion.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements struct completion (init_completion, complete,
 // complete_all, wait_for_completion) on the run's wait queues.
 #ifndef SQUASHLAB_MODEL_KERNEL_COMPLETION_H_

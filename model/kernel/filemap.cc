@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the page cache of a file and its reclaim.
 #include "model/kernel/filemap.h"
 

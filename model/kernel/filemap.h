@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements address_space, the page cache of one file, and the
 // filemap calls over it: find_get_page, find_lock_page,
 // grab_cache_page_nowait, add_to_page_cache_lru (-EEXIST),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the VFS types of include/linux/fs.h that the read
 // path meets: struct inode, struct file with its readahead state, and
 // address_space_operations — the seam through which the MM reads a file

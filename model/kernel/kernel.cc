@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Kernel: reports, the pointer and context checks every
 // API call makes, the object registries, and the quiescence invariants.
 #include "model/kernel/kernel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Kernel: the emulated kernel of one run — its executor,
 // its object registries (pages, buffer heads, bios, work items, the kmalloc
 // heap), its wait queues, and the generic checker that turns every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements KernelInternal: the kernel layer's own access to the
 // executor of a run (preemption gating, cost charging, delays) and to its
 // registries (pages, buffer heads, bios, work items, the heap). Only files

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements mutexes and spinlocks with the DEBUG_MUTEXES checks.
 #include "model/kernel/mutex.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the kernel's sleeping mutex (mutex_lock / unlock /
 // trylock) and spinlock_t (spin_lock / spin_unlock), with the debug checks
 // of CONFIG_DEBUG_MUTEXES: sleeping in atomic context, unlocking a mutex

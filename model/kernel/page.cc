@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements struct page: references, the page lock, flags, and
 // the "Bad page state" check the page allocator makes when a page is freed.
 #include "model/kernel/page.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements struct page and the page calls of the read path:
 // reference counting (get_page / put_page / page_cache_release), the page
 // lock (lock_page / trylock_page / unlock_page / wait_on_page_locked), the

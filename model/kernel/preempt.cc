@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements preemption control, per-CPU access checks and the RT
 // local lock.
 #include "model/kernel/preempt.h"

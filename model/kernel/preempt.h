@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements preemption and per-CPU data: preempt_disable /
 // preempt_enable, local_irq_save, smp_processor_id, the per-CPU variables
 // behind get_cpu_ptr / put_cpu_ptr / this_cpu_ptr, and the RT local lock

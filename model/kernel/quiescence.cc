@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the registry of the facilities' quiescence checks.
 #include "model/kernel/quiescence.h"
 

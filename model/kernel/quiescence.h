@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the registry of quiescence checks: each kernel
 // facility registers what it must find when every task has finished (no
 // page left locked, no buffer_head or bio or work item or kmalloc object

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the RAM disk driver of the model's tests.
 #include "model/kernel/ram_disk.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements RamDisk, the simplest BlockDriver: it serves bios from
 // bytes in memory, completing each from its own interrupt-context task, with
 // an optional fault hook (-EIO per bio). The real devices live in hw_emul/.

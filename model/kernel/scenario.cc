@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements one run of a scenario on any executor.
 #include "model/kernel/scenario.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Scenario: a named, replayable setup of one run — the
 // kernel configuration and a function that creates the objects, spawns the
 // tasks and registers the run's quiescence oracle (Kernel::AtQuiescence).

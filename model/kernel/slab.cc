@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the run's slab heap and kmalloc/kfree with poisoning,
 // quarantine and the checks KASAN and debugobjects would make.
 #include "model/kernel/slab.h"

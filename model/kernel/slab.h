@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Heap, the slab allocator of one run, and the kernel's
 // kmalloc / kzalloc / kcalloc / kfree over it. On a debug kernel, as SLUB
 // debugging and KASAN do, new objects are filled with POISON_INUSE (0x5a)

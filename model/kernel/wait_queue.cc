@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements wait_event and wake_up over the current executor.
 #include "model/kernel/wait_queue.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements wait_queue_head_t, the kernel's wait queue, and its
 // calls init_waitqueue_head / wait_event / wake_up. The executor's sleeping
 // state (sched/wait_list.h) is its base.

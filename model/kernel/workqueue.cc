@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements workqueues over the run's executor: a queued item
 // becomes a kworker task.
 #include "model/kernel/workqueue.h"

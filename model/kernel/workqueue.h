@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements work_struct and workqueues: INIT_WORK,
 // schedule_work / queue_work (with the pending bit: queueing a pending item
 // is a no-op returning false), worker tasks in workqueue context, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements do_generic_file_read over the model's page cache.
 #include "model/mm/filemap_read.h"
 

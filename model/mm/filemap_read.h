@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements generic_file_read as 3.13's do_generic_file_read
 // does it: find_get_page; on a miss synchronous readahead, then (still
 // missing) add_to_page_cache_lru + readpage; on a PG_readahead page

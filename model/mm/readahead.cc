@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the 3.13 readahead window and page submission.
 #include "model/mm/readahead.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the 3.13 on-demand readahead of mm/readahead.c over
 // the model's page cache: page_cache_sync_readahead on a miss,
 // page_cache_async_readahead on a PG_readahead page, ondemand_readahead's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements tests of the readahead window arithmetic against
 // the values 3.13's mm/readahead.c produces for a 128K (32-page) window.
 #include <gtest/gtest.h>

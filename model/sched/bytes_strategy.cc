@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the byte-driven strategy. Choices are relative to the
 // current task so that a zero byte (and a zero-filled stretch of input, the
 // kind a fuzzer inserts) means "no preemption here", and changing one byte

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements BytesStrategy: a scheduler driven by a byte string
 // (a fuzzer's input), one byte per choice point. Byte b picks the enabled
 // task b places after the current one, so 0 keeps the current task running

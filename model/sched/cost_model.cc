@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the cost of an operation in virtual nanoseconds.
 #include "model/sched/cost_model.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements CostModel: what each operation costs in the simulate
 // executor's virtual time. Defaults are round figures for a ~1 GHz ARM core
 // (the eMMC board of the 2013 thread); hw_emul/ and the benchmarks set their own.

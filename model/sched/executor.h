@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the Executor interface: the one scheduler API the
 // kernel emulation runs on, with explore, simulate and threads behind it.
 #ifndef SQUASHLAB_MODEL_SCHED_EXECUTOR_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements preemption-bounded exhaustive exploration and its
 // partial-order reduction (see the header for why the pruning is sound).
 #include "model/sched/exhaustive_strategy.h"

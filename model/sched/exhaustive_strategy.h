@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ExhaustiveStrategy: a depth-first enumeration of every
 // schedule with at most `preemption_bound` preemptions (CHESS-style
 // iterative context bounding), by stateless re-execution: each run replays

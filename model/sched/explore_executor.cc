@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the explore executor's run loop.
 #include "model/sched/explore_executor.h"
 

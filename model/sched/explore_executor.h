@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ExploreExecutor: tasks run one at a time as fibers;
 // every kernel-API call is a scheduling point where a Strategy picks who
 // runs next. Per run it records the choices (for replay tokens), the

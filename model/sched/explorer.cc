@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements exploration runs, replay and the failure listing.
 #include "model/sched/explorer.h"
 

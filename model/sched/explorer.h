@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Explorer: it runs a RunSpec many times under the
 // explore executor with a strategy (random, pct, exhaustive), stops at the
 // first report, minimises the failing schedule, and replays tokens.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements fibers on Boost.Context with sanitizer annotations.
 #include "model/sched/fiber.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Fiber: a stackful coroutine on Boost.Context (measured
 // 5.7 ns per switch here, against ~1 us for swapcontext), with pooled stacks
 // and the annotations AddressSanitizer and ThreadSanitizer need to follow

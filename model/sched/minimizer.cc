@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements schedule minimisation: the fewest preemptions (by
 // preemption-bounded exhaustive search under the failing schedule's count),
 // then the fewest steps (by replaying ever shorter prefixes of the choices,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements schedule replay.
 #include "model/sched/replay_strategy.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ReplayStrategy: it follows a recorded list of choices
 // (one per choice point) and falls back to the non-preemptive default when
 // the list ends or names a task that is not enabled.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the text form of replay tokens.
 #include "model/sched/replay_token.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ReplayToken: one string that reproduces a run
 // exactly — "sq1:<strategy>:<seed>:<scenario>:<choices>", the choices
 // run-length encoded ("0x3.1.0" is 0,0,0,1,0).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file declares RunHooks: what an executor needs from the system it
 // runs (the emulated kernel of one run), and nothing more. The scheduler
 // knows tasks, steps and wait queues; the kernel behind these hooks knows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements RunSpec: a named, replayable run as the scheduler
 // sees it — a function that sets the system up on an executor, runs it and
 // checks it, and the footprint table of its steps for partial-order

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the listings of a schedule.
 #include "model/sched/schedule_trace.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ScheduleTrace: the executed operations of one run, in
 // order, printable as an ftrace-like listing and as Chrome trace JSON
 // (tasks as threads, operations as slices, the report as an instant event;

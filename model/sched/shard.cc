@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the Bazel sharding protocol.
 #include "model/sched/shard.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Shard: Bazel's test sharding protocol
 // (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX, TEST_SHARD_STATUS_FILE), used to
 // split the runs (seeds) of an exploration across shards.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the simulate executor's event loop.
 #include "model/sched/simulate_executor.h"
 

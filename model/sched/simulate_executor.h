@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements SimulateExecutor: the same tasks on N simulated CPUs
 // in virtual time. Each CPU runs its current task one step at a time; the
 // CPU with the earliest clock acts next, so events happen in time order.

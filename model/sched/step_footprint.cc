@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements StepFootprint and the conflict relation between
 // two steps' footprints.
 #include "model/sched/step_footprint.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the dependency relation of ExhaustiveStrategy's
 // partial-order reduction: the shared state a step may touch (StepFootprint)
 // and whether two steps conflict. What an operation touches is the system's

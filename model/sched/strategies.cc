@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the random and PCT strategies and the non-preemptive
 // default pick.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Strategy, the interface of the explore executor's
 // schedulers: a function from the enabled tasks to the one that runs next
 // (after folly's DeterministicSchedule), with hooks for run boundaries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements Task: one schedulable thread of the model (a reader
 // process, an interrupt handler, a workqueue worker), shared by all executors.
 #ifndef SQUASHLAB_MODEL_SCHED_TASK_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the threads executor.
 #include "model/sched/threads_executor.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ThreadsExecutor: every task is a real std::thread and
 // the tasks run truly concurrently — no baton passing, whose hand-offs
 // would be happens-before edges that hide races from ThreadSanitizer. Page

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements WaitList: the scheduler's side of a wait queue, the
 // tasks asleep on it (explore, simulate) or a real condition variable
 // (threads). The kernel's WaitList is one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the tests of BytesStrategy: each byte picks relative
 // to the current task, zero and exhausted input are non-preemptive, and on a
 // planted lost update one nonzero byte (one preemption) is enough to find

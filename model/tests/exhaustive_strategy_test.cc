@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // Tests of ExhaustiveStrategy driven directly: a run that diverges from the
 // recorded prefix must never be handed a task that cannot run; partial-order
 // reduction keeps every order of conflicting steps the full search reaches.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the explore-mode benchmark: task switches per second
 // and complete schedules per second for a 3-task, ~200-step scenario
 // written against the kernel API (page cache, page lock, a mutex, marked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements a sharded race campaign: the correct twins of the
 // planted bugs explored under PCT and random across Bazel test shards
 // (TEST_TOTAL_SHARDS / TEST_SHARD_INDEX / TEST_SHARD_STATUS_FILE); every

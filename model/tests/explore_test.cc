@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the scheduler tests on planted bugs: PCT finds each
 // within the runs its bound predicts, exhaustive search counts the known
 // interleavings, replay reproduces the identical trace, and minimisation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements an end-to-end test of the model on a miniature
 // asynchronous read in the style of the 2013 patch: buffer heads submitted
 // with a private b_end_io, completions in interrupt context, the last one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the simulate executor's tests: exact virtual-time
 // arithmetic, parallelism over CPUs, timers, preemption that respects
 // preempt_disable (the percpu decompressor of the 2018 RT thread) and not a local

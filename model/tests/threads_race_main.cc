@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the planted data race of the ThreadSanitizer test:
 // two readers share a plain counter, unlocked ("race") or under a mutex
 // ("twin"), while both also read blocks through the buffer cache and pages

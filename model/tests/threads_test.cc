@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the threads executor's tests: correct programs run
 // clean on real threads, hangs and reports surface, and under
 // --config=tsan the planted data race is reported by ThreadSanitizer while

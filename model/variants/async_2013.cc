@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `async-2013`: the file_direct.c half of the 2013
 // asynchronous readpage patch (the 2013 thread), bugs included. The page grab
 // and the cache fallback are 3.13's; when every page was grabbed, the block

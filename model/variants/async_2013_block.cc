@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the block.c half of the 2013 asynchronous readpage
 // patch (the 2013 thread), ported line by line, bugs included:
 // squashfs_read_data_async, squashfs_ll_r_block, squashfs_buffer_end_io,

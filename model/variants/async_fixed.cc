@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `async-fixed`, our corrected asynchronous readpage.
 // readpage still returns as soon as the I/O is submitted, and the pages are
 // filled and unlocked later, but:

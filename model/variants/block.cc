@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements squashfs_read_data as 3.13's block.c does for data
 // blocks: get the buffer heads covering the block, ll_rw_block(READ) them,
 // wait_on_buffer each, then decompress (or copy, for an uncompressed block)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the squashfs cache as 3.13's cache.c does: one
 // lock over the entries, round-robin replacement of unused entries, errors
 // kept in the entry for the caller to test. The kernel's lock is a

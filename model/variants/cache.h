@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements squashfs_cache (fs/squashfs/cache.c): a small set of
 // block-sized entries shared by all readers — the fragment cache and, in
 // FILE_CACHE, the data-block cache. A reader of a block being filled by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the codec call shared by every strategy and the
 // strategy table.
 #include "model/variants/decompressor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the decompressor layer of the variants: the codec
 // call (the kernel's zlib_uncompress & co: gather the compressed bytes from
 // the buffer heads, put_bh each, decode with the reader's codec, write the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `multi` decompressor strategy
 // (decompressor_multi.c): a pool of up to 2 x ncpus streams; a reader that
 // finds none free and the pool full sleeps until one is put back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `percpu` decompressor strategy
 // (decompressor_multi_percpu.c): one stream per CPU, taken with
 // get_cpu_ptr, so preemption is off for the whole decompression.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `percpu-locallock` decompressor strategy: the RT
 // fix of the 2018 RT thread (get_locked_ptr / put_locked_ptr on a local lock), so on
 // PREEMPT_RT the decompression runs preemptible, serialised per CPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `single` decompressor strategy
 // (decompressor_single.c): one stream, serialised by a mutex.
 #include "model/kernel/kernel.h"

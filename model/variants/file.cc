@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the block list lookup and the 3.13 file.c read
 // path shared by the variants: squashfs_readpage dispatching a page to its
 // block (through the variant's readpage_block), its fragment, or a sparse

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `file-cache-3.13`: mainline 3.13 with
 // SQUASHFS_FILE_CACHE (fs/squashfs/file_cache.c): every block is decoded
 // into the one-entry read_page cache and copied into the pages.

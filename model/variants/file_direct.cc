@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the parts of fs/squashfs/file_direct.c (3.13) that
 // several variants share: grabbing the page-cache pages of a block, and the
 // squashfs_read_cache fallback.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the declarations the FILE_DIRECT variants share:
 // 3.13's page grab and squashfs_read_cache fallback (file_direct.cc) and
 // the 2013 patch's squashfs_read_data_async (async_2013_block.cc).

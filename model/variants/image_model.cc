@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the decoding of an image into an ImageModel.
 #include "model/variants/image_model.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ImageModel: what the model needs of a real SquashFS
 // image, decoded once by the reader (the oracle) outside any run — the
 // image bytes, the superblock facts, and for each regular file of the root

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements KASAN-style instrumented loads and stores for the
 // variants' own kmalloc'd structures (what the compiler inserts in a KASAN
 // kernel): every access to a field first checks that the object is live.

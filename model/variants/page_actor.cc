@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the two page actors: over cache buffers and over
 // page cache pages (kmap_atomic'd while the decompressor writes them).
 #include "model/variants/page_actor.h"

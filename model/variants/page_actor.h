@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements squashfs_page_actor (fs/squashfs/page_actor.[ch]):
 // the output abstraction of the decompressors. An actor walks either an
 // array of PAGE_SIZE buffers (the squashfs cache) or an array of page cache

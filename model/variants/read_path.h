@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements ReadPathOps, the one ops table behind which every
 // read-path variant lives (one small file each, ending in its const table),
 // the registry of all variants, and the parts of fs/squashfs/file.c the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `readahead-mainline`: today's squashfs (fs/squashfs/
 // file.c squashfs_readahead, file_direct.c), where the MM layer adds the
 // readahead pages to the page cache and locks them before calling

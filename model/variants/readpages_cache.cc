@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `readpages-cache`, the design Minchan Kim proposed
 // in the thread (the 2013 thread): a squashfs_readpages that works from the
 // squashfs cache and copies into exactly the pages the MM layer passed —

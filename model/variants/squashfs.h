@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the SquashFS in-kernel state the read-path variants
 // share, in the kernel's names: squashfs_sb_info (msblk), squashfs_inode_info
 // (a regular file's block list and fragment around the VFS inode), and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements squashfs_fill_super and squashfs_iget for the model.
 #include "model/variants/super.h"
 

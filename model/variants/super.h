@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the mount-time half of fs/squashfs/super.c and
 // inode.c for the model: squashfs_fill_super sets up squashfs_sb_info (the
 // read path and decompressor strategy chosen, the fragment and data caches,

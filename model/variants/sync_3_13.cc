@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements `sync-3.13`: mainline 3.13 with SQUASHFS_FILE_DIRECT
 // (fs/squashfs/file_direct.c). squashfs_readpage_block grabs every page of
 // the block, decompresses straight into them with the synchronous

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the comparisons run on one image: `squashlab extract`
 against the kernel's mounted view, `unsquashfs -d` and the source tree;
 `squashlab ls -l -R` against `unsquashfs -lls`; `squashlab cat` of every

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the differential test driver: it builds source
 trees, packs them with every producer and option set of a suite, runs the
 per-image checks (checks.py), prints a summary table and fails with the

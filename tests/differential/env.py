@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the test environment of the differential suites:
 finding the squashlab binary and the peer tools, a scratch directory on a
 noatime tmpfs when the host allows one, running commands with timeouts, and

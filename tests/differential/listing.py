@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the expected output of `squashlab ls`: a listing
 parsed from `unsquashfs -lls` (paths mapped to image paths, device numbers
 decoded as the kernel does) or built from the kernel's mounted view, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the command-line checks of malformed images and of
 the exit-code contract: truncated images, superblock fields set off one at a
 time, unsafe directory entries ('..', names with '/', duplicates that would

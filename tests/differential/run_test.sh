@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # This file implements the sh_test entry point of the differential suites:
 # it finds the harness and the squashlab binary in the runfiles and runs one
 # suite (differential.py SUITE, or malformed.py).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements tree snapshots and their comparison: what a directory
 tree (a source tree, an extraction, a mounted image) holds, entry by entry,
 and a readable diff between two snapshots.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements just enough of the SquashFS 4.0 layout to corrupt an
 image on purpose: the superblock fields, and for images with uncompressed
 metadata (mksquashfs -noI -noD) the root inode and the entries of the root

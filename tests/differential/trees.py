@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """This file implements the source trees of the differential tests: small
 directory trees that exercise every SquashFS feature a producer can store
 (file sizes around block boundaries, sparse files, hard links, long and

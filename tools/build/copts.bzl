@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Compiler flags for squashlab's own code, in one place."""
 
 SQUASHLAB_COPTS = [

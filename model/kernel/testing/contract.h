@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the helpers of the contract tests: run a body as one
 // task under the non-preemptive schedule and return its report.
 #ifndef SQUASHLAB_MODEL_KERNEL_TESTING_CONTRACT_H_

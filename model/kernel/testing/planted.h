@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the planted-bug programs of the scheduler tests and
 // the benchmark, written against the kernel API: a lost update, an order
 // violation, a depth-3 atomicity violation and an ABBA deadlock, each with

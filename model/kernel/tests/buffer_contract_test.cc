@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the contract tests of buffer heads and bios.
 #include <gtest/gtest.h>
 

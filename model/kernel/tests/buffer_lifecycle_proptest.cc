@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements RapidCheck stateful tests of the buffer_head
 // lifecycle: random legal sequences (getblk, references, the buffer lock,
 // the uptodate bit, reads that succeed or fail on the device) never report

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the contract tests of the kernel API: each misuse is
 // reported with the right report, each legal use is silent.
 #include <gtest/gtest.h>

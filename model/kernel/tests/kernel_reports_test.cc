@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the tests of warnings and of the production kernel:
 // a warning ("Bad page state", "brelse: Trying to free free buffer") is
 // recorded and the run goes on; the first fatal report ends it; on a

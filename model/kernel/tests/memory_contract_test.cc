@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements the contract tests of kmalloc/kfree, work items and
 // execution contexts (preemption, per-CPU data, local locks, mutexes).
 #include <gtest/gtest.h>

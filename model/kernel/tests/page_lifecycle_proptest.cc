@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // This file implements RapidCheck stateful tests of the page lifecycle:
 // random legal sequences of page-cache calls on one page never report and
 // end quiescent; the same sequences followed by one misuse always report.
