@@ -9,11 +9,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "reader/decompressor.h"
 #include "reader/image.h"
@@ -27,7 +26,8 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
 }
 
 int Fail(const std::string& what, const squashlab::Status& s) {
-  std::fprintf(stderr, "codec_ceiling: %s: %s\n", what.c_str(), s.ToString().c_str());
+  std::fprintf(stderr, "codec_ceiling: %s: %s\n", what.c_str(),
+               s.ToString().c_str());
   return 3;
 }
 
@@ -83,8 +83,11 @@ int main(int argc, char** argv) {
   const unsigned cores = std::thread::hardware_concurrency();
   const double mb = 1e6;
   const double all_rate = layout->file_size / best_all / mb;
-  const double codec_rate = best_codec > 0 && codec_out ? codec_out / best_codec / mb : 0;
-  auto round_to = [](double v, double scale) { return std::round(v * scale) / scale; };
+  const double codec_rate =
+      best_codec > 0 && codec_out ? codec_out / best_codec / mb : 0;
+  auto round_to = [](double v, double scale) {
+    return std::round(v * scale) / scale;
+  };
   const nlohmann::ordered_json j = {
       {"file_bytes", layout->file_size},
       {"chunks", layout->chunk_count()},

@@ -3,11 +3,10 @@
 // (content, modes, times, links, xattrs), that nothing lands outside it, and
 // the exit codes.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -42,7 +41,9 @@ TEST_P(ExtractTest, TreeLandsWithContentModesTimesLinksAndXattrs) {
   const fs::path dest = FreshDir(std::string("dest_") + GetParam());
   ASSERT_EQ(RunExtract({"-p", "2", img_path, dest.string()}), kExitOk);
   for (const auto& f : testdata::PatternFiles()) {
-    EXPECT_EQ(Slurp(dest / (f.path + 1)), testdata::ExpectedPattern(f.seed, f.size)) << f.path;
+    EXPECT_EQ(Slurp(dest / (f.path + 1)),
+              testdata::ExpectedPattern(f.seed, f.size))
+        << f.path;
   }
   EXPECT_EQ(Slurp(dest / "text"), testdata::ExpectedText());
   std::string sparse(1 << 20, '\0');
@@ -58,12 +59,14 @@ TEST_P(ExtractTest, TreeLandsWithContentModesTimesLinksAndXattrs) {
   ASSERT_EQ(stat((dest / "big_link").c_str(), &st2), 0);
   EXPECT_EQ(st.st_ino, st2.st_ino) << "hard links must stay one inode";
   EXPECT_EQ(fs::read_symlink(dest / "sym"), "big");
-  EXPECT_EQ(fs::read_symlink(dest / "long_sym").string(), std::string(3000, 'x'));
+  EXPECT_EQ(fs::read_symlink(dest / "long_sym").string(),
+            std::string(3000, 'x'));
   EXPECT_EQ(fs::read_symlink(dest / "dangling"), "no/such/target");
   EXPECT_TRUE(fs::is_fifo(fs::symlink_status(dest / "fifo")));
   EXPECT_EQ(Slurp(dest / "many" / "entry_0999"), "entry_0999");
   char value[16] = {};
-  ASSERT_EQ(getxattr((dest / "small").c_str(), "user.color", value, sizeof value), 4);
+  ASSERT_EQ(
+      getxattr((dest / "small").c_str(), "user.color", value, sizeof value), 4);
   EXPECT_STREQ(value, "blue");
   // Times: every inode's mtime as the image has it, directories included.
   auto image = Image::Open(img_path);
@@ -77,7 +80,8 @@ TEST_P(ExtractTest, TreeLandsWithContentModesTimesLinksAndXattrs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Images, ExtractTest,
-                         ::testing::Values("tree_gzip", "tree_zstd", "tree_raw", "tree_4k_nofrag"));
+                         ::testing::Values("tree_gzip", "tree_zstd", "tree_raw",
+                                           "tree_4k_nofrag"));
 
 TEST(ExtractSafetyTest, PlantedSymlinkInDestIsRefusedNotFollowed) {
   const fs::path outside = FreshDir("outside");
@@ -87,13 +91,15 @@ TEST(ExtractSafetyTest, PlantedSymlinkInDestIsRefusedNotFollowed) {
   fs::create_directory_symlink(outside, dest / "many");
   const int rc = RunExtract({testdata::ImagePath("tree_zstd"), dest.string()});
   EXPECT_EQ(rc, kExitIo);
-  EXPECT_TRUE(fs::is_empty(outside)) << "extraction wrote through a planted symlink";
+  EXPECT_TRUE(fs::is_empty(outside))
+      << "extraction wrote through a planted symlink";
   EXPECT_TRUE(fs::is_symlink(dest / "many"));
 }
 
 TEST(ExtractSafetyTest, SelectedPathsOnly) {
   const fs::path dest = FreshDir("selected");
-  ASSERT_EQ(RunExtract({testdata::ImagePath("tree_gzip"), dest.string(), "/d0/d1/d2", "small"}),
+  ASSERT_EQ(RunExtract({testdata::ImagePath("tree_gzip"), dest.string(),
+                        "/d0/d1/d2", "small"}),
             kExitOk);
   EXPECT_TRUE(fs::is_directory(dest / "d0/d1/d2/d3"));
   EXPECT_EQ(Slurp(dest / "small"), testdata::ExpectedPattern(1, 100));
@@ -103,9 +109,13 @@ TEST(ExtractSafetyTest, SelectedPathsOnly) {
 
 TEST(ExitCodeTest, EachKindOfFailureHasItsCode) {
   const fs::path dest = FreshDir("codes");
-  EXPECT_EQ(RunExtract({testdata::ImagePath("tree_gzip"), dest.string(), "/no/such"}), kExitNotFound);
+  EXPECT_EQ(
+      RunExtract({testdata::ImagePath("tree_gzip"), dest.string(), "/no/such"}),
+      kExitNotFound);
   EXPECT_EQ(RunExtract({testdata::ImagePath("tree_gzip")}), kExitUsage);
-  EXPECT_EQ(RunExtract({"-p", "0", testdata::ImagePath("tree_gzip"), dest.string()}), kExitUsage);
+  EXPECT_EQ(
+      RunExtract({"-p", "0", testdata::ImagePath("tree_gzip"), dest.string()}),
+      kExitUsage);
   EXPECT_EQ(RunCat({testdata::ImagePath("tree_gzip"), "/many"}), kExitUsage);
   EXPECT_EQ(RunInfo({"/no/such/image"}), kExitIo);
   // A truncated image is corrupt.

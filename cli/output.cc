@@ -14,9 +14,10 @@ namespace squashlab::cli {
 Status WriteAll(int fd, ByteSpan bytes, off_t offset) {
   size_t done = 0;
   while (done < bytes.size()) {
-    ssize_t n = offset >= 0 ? pwrite(fd, bytes.data() + done, bytes.size() - done,
-                                     offset + static_cast<off_t>(done))
-                            : write(fd, bytes.data() + done, bytes.size() - done);
+    ssize_t n = offset >= 0
+                    ? pwrite(fd, bytes.data() + done, bytes.size() - done,
+                             offset + static_cast<off_t>(done))
+                    : write(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
       return Status::IoError(std::string("write: ") + std::strerror(errno));
@@ -38,7 +39,8 @@ int DefaultThreads() {
 
 namespace {
 bool ParseThreads(const std::string& s, int* out) {
-  if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos)
+  if (s.empty() || s.size() > 3 ||
+      s.find_first_not_of("0123456789") != std::string::npos)
     return false;
   int n = std::stoi(s);
   if (n < 1 || n > 256) return false;
@@ -55,7 +57,8 @@ bool TakeThreadsOption(const std::vector<std::string>& args, int* threads,
       rest->push_back(args[i]);
       continue;
     }
-    if (i + 1 == args.size() || !ParseThreads(args[i + 1], threads)) return false;
+    if (i + 1 == args.size() || !ParseThreads(args[i + 1], threads))
+      return false;
     ++i;
   }
   return true;

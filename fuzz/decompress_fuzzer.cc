@@ -34,8 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   second.resize(capacity + kGuard);
   std::memset(first.data() + capacity, 0xA5, kGuard);
   std::memset(second.data() + capacity, 0x5A, kGuard);
-  auto n1 = (*codec)->Decompress(src, std::span<uint8_t>(first.data(), capacity));
-  auto n2 = (*codec)->Decompress(src, std::span<uint8_t>(second.data(), capacity));
+  auto n1 =
+      (*codec)->Decompress(src, std::span<uint8_t>(first.data(), capacity));
+  auto n2 =
+      (*codec)->Decompress(src, std::span<uint8_t>(second.data(), capacity));
   for (size_t i = capacity; i < capacity + kGuard; ++i) {
     FUZZ_CHECK(first[i] == 0xA5 && second[i] == 0x5A);
   }

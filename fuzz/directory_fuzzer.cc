@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto listing = ReadDirectory(t, *dir);
   if (listing.ok()) {
     FUZZ_CHECK(dir->type == InodeType::kDirectory);
-    FUZZ_CHECK(listing->size() <= dir->dir_file_size);  // an entry takes 9 bytes or more
+    FUZZ_CHECK(listing->size() <=
+               dir->dir_file_size);  // an entry takes 9 bytes or more
     for (const DirEntry& e : *listing) {
       FUZZ_CHECK(IsSafeName(e.name) && e.name.size() <= 256);
       FUZZ_CHECK(e.inode_number >= 1 && e.inode_number <= inode_count);

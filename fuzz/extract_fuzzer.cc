@@ -72,12 +72,16 @@ bool WithinBudget(Image* image) {
   auto root = image->Root();
   if (!root.ok()) return true;  // extract fails at once, cheaply
   uint64_t inodes = 0, bytes = 0;
-  Status st = cli::WalkTree(image, "/", *root, true, [&](const cli::WalkItem& item) -> Status {
-    if (++inodes > kMaxInodes) return Status::OutOfRange("too many inodes");
-    if (item.inode.type == InodeType::kFile) bytes += item.inode.file_size;
-    if (bytes > kMaxTotalBytes) return Status::OutOfRange("too many bytes");
-    return Status::Ok();
-  });
+  Status st = cli::WalkTree(image, "/", *root, true,
+                            [&](const cli::WalkItem& item) -> Status {
+                              if (++inodes > kMaxInodes)
+                                return Status::OutOfRange("too many inodes");
+                              if (item.inode.type == InodeType::kFile)
+                                bytes += item.inode.file_size;
+                              if (bytes > kMaxTotalBytes)
+                                return Status::OutOfRange("too many bytes");
+                              return Status::Ok();
+                            });
   return st.code() != StatusCode::kOutOfRange;
 }
 
@@ -85,16 +89,16 @@ void CheckNoEscape() {
   const std::set<std::string> base = List(g_base);
   for (const std::string& n : base) {
     if (n != "image.sqfs" && n != "canary" && n != "work") {
-      std::fprintf(stderr, "extract wrote outside its destination: %s/%s\n", g_base.c_str(),
-                   n.c_str());
+      std::fprintf(stderr, "extract wrote outside its destination: %s/%s\n",
+                   g_base.c_str(), n.c_str());
       std::abort();
     }
   }
   FUZZ_CHECK(base.count("canary") == 1 && List(g_base + "/canary").empty());
   for (const std::string& n : List(g_base + "/work")) {
     if (n != "dest") {
-      std::fprintf(stderr, "extract wrote beside its destination: %s/work/%s\n", g_base.c_str(),
-                   n.c_str());
+      std::fprintf(stderr, "extract wrote beside its destination: %s/work/%s\n",
+                   g_base.c_str(), n.c_str());
       std::abort();
     }
   }
@@ -106,13 +110,15 @@ void CheckNoEscape() {
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   using namespace squashlab::fuzz;
   const char* tmp = getenv("TEST_TMPDIR");
-  std::string root = tmp ? tmp : (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+  std::string root =
+      tmp ? tmp : (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
   std::string templ = root + "/squashlab-extract-XXXXXX";
   FUZZ_CHECK(mkdtemp(templ.data()) != nullptr);
   g_base = templ;
   FUZZ_CHECK(mkdir((g_base + "/canary").c_str(), 0755) == 0);
   std::atexit(Cleanup);
-  // A single file larger than the limit fails with EFBIG instead of filling the disk.
+  // A single file larger than the limit fails with EFBIG instead of filling the
+  // disk.
   signal(SIGXFSZ, SIG_IGN);
   rlimit lim{kMaxFileSize, kMaxFileSize};
   setrlimit(RLIMIT_FSIZE, &lim);

@@ -29,11 +29,14 @@ class FuzzInput {
   uint64_t U64() { return U32() | (static_cast<uint64_t>(U32()) << 32); }
   std::string Bytes(size_t n) {
     std::string s;
-    while (n-- > 0 && pos_ < size_) s.push_back(static_cast<char>(data_[pos_++]));
+    while (n-- > 0 && pos_ < size_)
+      s.push_back(static_cast<char>(data_[pos_++]));
     return s;
   }
   // Everything not consumed yet.
-  std::vector<uint8_t> Rest() { return std::vector<uint8_t>(data_ + pos_, data_ + size_); }
+  std::vector<uint8_t> Rest() {
+    return std::vector<uint8_t>(data_ + pos_, data_ + size_);
+  }
   size_t remaining() const { return size_ - pos_; }
 
  private:
@@ -43,17 +46,20 @@ class FuzzInput {
 };
 
 // Maps any byte to one of the six compressors (1..6).
-inline CompressorId PickCompressor(uint8_t b) { return static_cast<CompressorId>(b % 6 + 1); }
+inline CompressorId PickCompressor(uint8_t b) {
+  return static_cast<CompressorId>(b % 6 + 1);
+}
 
 }  // namespace squashlab::fuzz
 
 // A property that must hold for every input; a violation is a finding.
-#define FUZZ_CHECK(cond)                                                          \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
-      std::fprintf(stderr, "%s:%d: FUZZ_CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                               \
-    }                                                                             \
+#define FUZZ_CHECK(cond)                                               \
+  do {                                                                 \
+    if (!(cond)) {                                                     \
+      std::fprintf(stderr, "%s:%d: FUZZ_CHECK failed: %s\n", __FILE__, \
+                   __LINE__, #cond);                                   \
+      std::abort();                                                    \
+    }                                                                  \
   } while (0)
 
 #endif  // SQUASHLAB_FUZZ_FUZZ_INPUT_H_

@@ -28,13 +28,17 @@ void ReadRanges(Image* image) {
     auto by_path = image->Lookup("/" + e.name);
     auto by_entry = image->ReadInode(e);
     FUZZ_CHECK(by_path.ok() == by_entry.ok() || !by_entry.ok());
-    if (by_path.ok() && by_entry.ok()) FUZZ_CHECK(by_path->ref == by_entry->ref);
-    if (!by_entry.ok() || by_entry->type != InodeType::kFile || ++files > 8) continue;
+    if (by_path.ok() && by_entry.ok())
+      FUZZ_CHECK(by_path->ref == by_entry->ref);
+    if (!by_entry.ok() || by_entry->type != InodeType::kFile || ++files > 8)
+      continue;
     const uint64_t size = by_entry->file_size;
-    for (uint64_t off : {uint64_t{0}, size / 3, size > 5 ? size - 5 : 0, size, size + 7}) {
+    for (uint64_t off :
+         {uint64_t{0}, size / 3, size > 5 ? size - 5 : 0, size, size + 7}) {
       auto n = image->ReadFile(*by_entry, off, buf);
       if (!n.ok()) break;
-      const uint64_t want = off >= size ? 0 : std::min<uint64_t>(buf.size(), size - off);
+      const uint64_t want =
+          off >= size ? 0 : std::min<uint64_t>(buf.size(), size - off);
       FUZZ_CHECK(*n == want);
     }
   }
@@ -54,10 +58,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ScanStats stats;
   Status st = ScanImage(image->get(), limits, &stats);
   FUZZ_CHECK(stats.inodes <= fuzz::kMaxInodes + 1);
-  FUZZ_CHECK(stats.file_bytes <= limits.max_total_bytes + image->get()->superblock().block_size);
+  FUZZ_CHECK(stats.file_bytes <=
+             limits.max_total_bytes + image->get()->superblock().block_size);
   (void)st;
   fuzz::ReadRanges(image->get());
   const uint32_t n = image->get()->superblock().inode_count;
-  for (uint32_t i : {0u, 1u, 2u, n / 2, n, n + 1}) (void)image->get()->ExportLookup(i);
+  for (uint32_t i : {0u, 1u, 2u, n / 2, n, n + 1})
+    (void)image->get()->ExportLookup(i);
   return 0;
 }

@@ -33,11 +33,13 @@ void CheckInode(const Inode& in, uint32_t block_size) {
         FUZZ_CHECK(in.file_size % block_size != 0);
         FUZZ_CHECK(in.block_count == in.file_size / block_size);
       } else {
-        FUZZ_CHECK(in.block_count == in.file_size / block_size + (in.file_size % block_size != 0));
+        FUZZ_CHECK(in.block_count == in.file_size / block_size +
+                                         (in.file_size % block_size != 0));
       }
       break;
     case InodeType::kSymlink:
-      FUZZ_CHECK(!in.symlink_target.empty() && in.symlink_target.size() <= kMaxSymlinkSize);
+      FUZZ_CHECK(!in.symlink_target.empty() &&
+                 in.symlink_target.size() <= kMaxSymlinkSize);
       FUZZ_CHECK(in.symlink_target.find('\0') == std::string::npos);
       break;
     default:
@@ -45,7 +47,8 @@ void CheckInode(const Inode& in, uint32_t block_size) {
   }
 }
 
-void CheckLayout(MetadataReader* table, const Inode& in, uint32_t block_size, uint64_t limit) {
+void CheckLayout(MetadataReader* table, const Inode& in, uint32_t block_size,
+                 uint64_t limit) {
   auto layout = BuildFileLayout(table, nullptr, in, block_size, 0, limit);
   if (!layout.ok()) return;
   FUZZ_CHECK(!in.has_fragment());  // there is no fragment table here

@@ -44,8 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(reader.blocks_decoded() == blocks);
   for (const auto& [off, len] : reads) {
     // Mostly start at a real block; sometimes anywhere.
-    const uint64_t block = starts.empty() || (off & 0x80) ? off % (limit + 1)
-                                                          : starts[off % starts.size()];
+    const uint64_t block = starts.empty() || (off & 0x80)
+                               ? off % (limit + 1)
+                               : starts[off % starts.size()];
     MetaPos p{block, (off >> 8) % (kMetadataBlockSize + 1)};
     const MetaPos before = p;
     auto v = reader.ReadVector(&p, len);

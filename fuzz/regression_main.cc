@@ -16,7 +16,8 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
-extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc,
+                                                          char*** argv);
 
 namespace {
 
@@ -26,7 +27,8 @@ bool RunFile(const std::string& path) {
     std::fprintf(stderr, "regression_main: cannot read %s\n", path.c_str());
     return false;
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   // A private copy of exactly `size` bytes, so ASan sees reads past the end.
   std::vector<uint8_t> exact(bytes);
   exact.shrink_to_fit();

@@ -9,6 +9,8 @@
 //   FILE  lookup  PATH  CODE  SUBSTRING   Image::Lookup
 //   FILE  read    PATH  CODE  SUBSTRING   ReadFile of the whole file; for ok
 //                                         the SUBSTRING is "SIZE:FNV1A64HEX"
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +20,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "reader/full_scan.h"
 #include "reader/image.h"
@@ -31,14 +31,18 @@ const char* const kDir = "fuzz/regression";
 
 std::vector<uint8_t> ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 StatusCode ParseCode(const std::string& s) {
   static const std::map<std::string, StatusCode> kCodes = {
-      {"ok", StatusCode::kOk}, {"corruption", StatusCode::kCorruption},
-      {"out_of_range", StatusCode::kOutOfRange}, {"io_error", StatusCode::kIoError},
-      {"unsupported", StatusCode::kUnsupported}, {"not_found", StatusCode::kNotFound},
+      {"ok", StatusCode::kOk},
+      {"corruption", StatusCode::kCorruption},
+      {"out_of_range", StatusCode::kOutOfRange},
+      {"io_error", StatusCode::kIoError},
+      {"unsupported", StatusCode::kUnsupported},
+      {"not_found", StatusCode::kNotFound},
       {"invalid_argument", StatusCode::kInvalidArgument}};
   auto it = kCodes.find(s);
   EXPECT_NE(it, kCodes.end()) << "unknown code " << s;
@@ -50,11 +54,13 @@ std::vector<std::string> Split(const std::string& line) {
   std::stringstream ss(line);
   std::string x;
   while (std::getline(ss, x, '\t')) f.push_back(x);
-  if (!line.empty() && line.back() == '\t') f.push_back("");  // an empty last field
+  if (!line.empty() && line.back() == '\t')
+    f.push_back("");  // an empty last field
   return f;
 }
 
-void ExpectStatus(const Status& s, const std::string& code, const std::string& substring) {
+void ExpectStatus(const Status& s, const std::string& code,
+                  const std::string& substring) {
   EXPECT_EQ(s.code(), ParseCode(code)) << s.ToString();
   if (!s.ok()) {
     EXPECT_NE(s.message().find(substring), std::string::npos) << s.ToString();
@@ -122,9 +128,11 @@ TEST(RegressionCorpus, EveryFileBehavesAsTheManifestSays) {
   }
   std::set<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(kDir)) {
-    if (e.path().extension() == ".sqfs") files.insert(e.path().filename().string());
+    if (e.path().extension() == ".sqfs")
+      files.insert(e.path().filename().string());
   }
-  EXPECT_EQ(files, covered) << "every regression image needs an expectation, and vice versa";
+  EXPECT_EQ(files, covered)
+      << "every regression image needs an expectation, and vice versa";
   EXPECT_GE(checks, 20);
 }
 

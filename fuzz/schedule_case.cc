@@ -22,7 +22,8 @@ const T& Choose(const std::vector<T>& options, uint8_t b) {
 
 std::vector<std::string> Decompressors() {
   std::vector<std::string> names;
-  for (const SquashfsDecompressorOps* d : AllDecompressors()) names.push_back(d->name);
+  for (const SquashfsDecompressorOps* d : AllDecompressors())
+    names.push_back(d->name);
   return names;
 }
 
@@ -64,7 +65,8 @@ const std::vector<std::string>& Devices() {
   static const std::vector<std::string> devices = [] {
     std::vector<std::string> d = {""};
     for (const DeviceProfile& p : AllProfiles())
-      for (const char* bs : {",bs=512", "", ",bs=4096"}) d.push_back(std::string(p.name) + bs);
+      for (const char* bs : {",bs=512", "", ",bs=4096"})
+        d.push_back(std::string(p.name) + bs);
     return d;
   }();
   return devices;
@@ -78,7 +80,9 @@ std::string DeviceFaults(uint8_t b, const std::string& device) {
   // read path could tell from good data.
   if (device.empty() || (b & 0x1c) == 0 || base == "bitflip") return base;
   std::string plan = DeviceGrammar(base);
-  auto add = [&plan](const char* item) { plan += (plan.empty() ? "" : ";") + std::string(item); };
+  auto add = [&plan](const char* item) {
+    plan += (plan.empty() ? "" : ";") + std::string(item);
+  };
   if (b & 0x04) add("delay=0.25;delay_us=200");
   if (b & 0x08) add("reorder=0.25");
   if (b & 0x10) add("short=0.125");
@@ -97,8 +101,10 @@ ScheduleCase DecodeScheduleCase(const uint8_t* data, size_t size,
   c.spec.device = Choose(Devices(), at(4));
   c.spec.faults = DeviceFaults(at(3), c.spec.device);
   if (at(3) & 0x80) c.spec.kernel = "prod";
-  for (size_t i = 0; i < 4; i++) c.seed |= static_cast<uint64_t>(at(5 + i)) << (8 * i);
-  if (size > kScheduleHeaderSize) c.choices.assign(data + kScheduleHeaderSize, data + size);
+  for (size_t i = 0; i < 4; i++)
+    c.seed |= static_cast<uint64_t>(at(5 + i)) << (8 * i);
+  if (size > kScheduleHeaderSize)
+    c.choices.assign(data + kScheduleHeaderSize, data + size);
   return c;
 }
 
@@ -127,12 +133,15 @@ std::string FormatScheduleFinding(const ScheduleRun& run, const Report* focus) {
   out += "class: " + std::string(ReportKindName(report.kind)) + "\n";
   if (r.reports.size() > 1) {
     out += "all reports of the run:";
-    for (const Report& x : r.reports) out += std::string(" ") + ReportKindName(x.kind);
+    for (const Report& x : r.reports)
+      out += std::string(" ") + ReportKindName(x.kind);
     out += "\n";
   }
-  out += "scenario: " + run.scenario + "\nseed: " + std::to_string(r.seed) + "\n";
-  out += std::to_string(r.preemptions) + " preemptions, " + std::to_string(r.steps) +
-         " steps, " + std::to_string(run.consumed) + " choice bytes used\n";
+  out +=
+      "scenario: " + run.scenario + "\nseed: " + std::to_string(r.seed) + "\n";
+  out += std::to_string(r.preemptions) + " preemptions, " +
+         std::to_string(r.steps) + " steps, " + std::to_string(run.consumed) +
+         " choice bytes used\n";
   out += "replay token: " + token + "\n";
   out += "reproduce: squashlab repro '" + token + "'\n";
   return out;

@@ -17,8 +17,8 @@
 //            (BytesStrategy: 0 keeps the current task, k preempts it for
 //            the k-th enabled task after it; past the end: no preemption)
 // The run is an ordinary explore run of the verify scenario
-// "variant/decomp/workload[/faults[/device[/kernel]]]" over the embedded image, so a
-// finding is also a replay token for `squashlab repro`.
+// "variant/decomp/workload[/faults[/device[/kernel]]]" over the embedded image,
+// so a finding is also a replay token for `squashlab repro`.
 #ifndef SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
 #define SQUASHLAB_FUZZ_SCHEDULE_CASE_H_
 
@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "model/sched/explorer.h"
 #include "harness/scenarios.h"
+#include "model/sched/explorer.h"
 
 namespace squashlab::fuzz {
 
@@ -68,7 +68,8 @@ ScheduleRun RunScheduleCase(const ScheduleCase& c, bool trace = false);
 // The finding as the fuzzer prints it: report, scenario, seed, replay token
 // and the squashlab repro command line; `focus` (one of the run's reports)
 // is the one printed, by default the first.
-std::string FormatScheduleFinding(const ScheduleRun& run, const Report* focus = nullptr);
+std::string FormatScheduleFinding(const ScheduleRun& run,
+                                  const Report* focus = nullptr);
 
 }  // namespace squashlab::fuzz
 

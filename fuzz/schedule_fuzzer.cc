@@ -28,9 +28,11 @@ using squashlab::ReportKindName;
 
 const std::vector<std::string>& FuzzedVariants() {
 #ifdef SQUASHLAB_SCHEDULE_BUGGY
-  static const std::vector<std::string> variants = {squashlab::fuzz::kKnownBuggyVariant};
+  static const std::vector<std::string> variants = {
+      squashlab::fuzz::kKnownBuggyVariant};
 #else
-  static const std::vector<std::string> variants = squashlab::fuzz::CorrectVariants();
+  static const std::vector<std::string> variants =
+      squashlab::fuzz::CorrectVariants();
 #endif
   return variants;
 }
@@ -53,13 +55,19 @@ const squashlab::Report* Finding(const squashlab::RunResult& r) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace squashlab::fuzz;
-  static const bool verbose = std::getenv("SQUASHLAB_SCHEDULE_VERBOSE") != nullptr;
-  ScheduleRun run = RunScheduleCase(DecodeScheduleCase(data, size, FuzzedVariants()));
+  static const bool verbose =
+      std::getenv("SQUASHLAB_SCHEDULE_VERBOSE") != nullptr;
+  ScheduleRun run =
+      RunScheduleCase(DecodeScheduleCase(data, size, FuzzedVariants()));
   if (verbose) {
-    std::fprintf(stderr, "%s seed %lu: %ld steps, %d preemptions, %zu choice points, %zu of %zu bytes, %s\n",
-                 run.scenario.c_str(), static_cast<unsigned long>(run.result.seed),
-                 run.result.steps, run.result.preemptions, run.result.choices.size(),
-                 run.consumed, size > kScheduleHeaderSize ? size - kScheduleHeaderSize : 0,
+    std::fprintf(stderr,
+                 "%s seed %lu: %ld steps, %d preemptions, %zu choice points, "
+                 "%zu of %zu bytes, %s\n",
+                 run.scenario.c_str(),
+                 static_cast<unsigned long>(run.result.seed), run.result.steps,
+                 run.result.preemptions, run.result.choices.size(),
+                 run.consumed,
+                 size > kScheduleHeaderSize ? size - kScheduleHeaderSize : 0,
                  ReportKindName(run.result.report.kind));
   }
   if (!run.result.failed()) {
@@ -68,7 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const squashlab::Report* finding = Finding(run.result);
   if (finding == nullptr) return 0;
-  std::fprintf(stderr, "==schedule_fuzzer== finding in %s\n%s", run.scenario.c_str(),
+  std::fprintf(stderr, "==schedule_fuzzer== finding in %s\n%s",
+               run.scenario.c_str(),
                FormatScheduleFinding(run, finding).c_str());
   std::abort();
 }

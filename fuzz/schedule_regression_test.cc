@@ -46,9 +46,11 @@ std::vector<Expected> Manifest() {
   return out;
 }
 
-ScheduleRun RunFile(const std::string& file, const std::vector<std::string>& variants) {
+ScheduleRun RunFile(const std::string& file,
+                    const std::vector<std::string>& variants) {
   std::vector<uint8_t> bytes = ReadBytes(kDir + file);
-  return RunScheduleCase(DecodeScheduleCase(bytes.data(), bytes.size(), variants));
+  return RunScheduleCase(
+      DecodeScheduleCase(bytes.data(), bytes.size(), variants));
 }
 
 TEST(ScheduleRegression, EveryCommittedAsync2013FindingStillReportsItsClass) {
@@ -56,11 +58,14 @@ TEST(ScheduleRegression, EveryCommittedAsync2013FindingStillReportsItsClass) {
   std::set<std::string> classes;
   for (const Expected& e : manifest) {
     ScheduleRun run = RunFile(e.file, {kKnownBuggyVariant});
-    ASSERT_TRUE(run.result.failed()) << e.file << " on " << run.scenario << " ran clean";
+    ASSERT_TRUE(run.result.failed())
+        << e.file << " on " << run.scenario << " ran clean";
     // A run goes on after warnings: the class may follow other reports.
     bool found = false;
-    for (const Report& r : run.result.reports) found |= ReportKindName(r.kind) == e.kind;
-    EXPECT_TRUE(found) << e.file << ": no " << e.kind << "\n" << FormatScheduleFinding(run);
+    for (const Report& r : run.result.reports)
+      found |= ReportKindName(r.kind) == e.kind;
+    EXPECT_TRUE(found) << e.file << ": no " << e.kind << "\n"
+                       << FormatScheduleFinding(run);
     classes.insert(e.kind);
   }
   // The hang, the use-after-free, the brelse WARN and the NULL dereference
@@ -71,7 +76,8 @@ TEST(ScheduleRegression, EveryCommittedAsync2013FindingStillReportsItsClass) {
 TEST(ScheduleRegression, TheSameBytesRunCleanOnAsyncFixed) {
   for (const Expected& e : Manifest()) {
     ScheduleRun run = RunFile(e.file, {"async-fixed"});
-    EXPECT_FALSE(run.result.failed()) << e.file << "\n" << FormatScheduleFinding(run);
+    EXPECT_FALSE(run.result.failed()) << e.file << "\n"
+                                      << FormatScheduleFinding(run);
   }
 }
 
@@ -88,7 +94,8 @@ TEST(ScheduleCase, DecodesTheDocumentedLayout) {
   EXPECT_EQ(c.seed, 0x12345678u);
   EXPECT_EQ(c.choices, (std::vector<uint8_t>{0, 2, 1}));
   const uint8_t prod[] = {0, 0, 0, 0x81};
-  EXPECT_EQ(DecodeScheduleCase(prod, sizeof(prod), variants).spec.Name(), "a/single/dd/eio//prod");
+  EXPECT_EQ(DecodeScheduleCase(prod, sizeof(prod), variants).spec.Name(),
+            "a/single/dd/eio//prod");
   ScheduleCase empty = DecodeScheduleCase(nullptr, 0, variants);
   EXPECT_EQ(empty.spec.Name(), "a/single/dd");
   EXPECT_TRUE(empty.choices.empty());
@@ -105,12 +112,14 @@ TEST(ScheduleCase, DeviceBytesPickProfilesAndComposeDeviceFaults) {
   EXPECT_EQ(DeviceFaults(0x1d, Devices()[2]),
             "eio=0.167;delay=0.25;delay_us=200;reorder=0.25;short=0.125");
   EXPECT_EQ(DeviceFaults(0x08, Devices()[2]), "reorder=0.25");
-  EXPECT_EQ(DeviceFaults(0x1f, Devices()[2]), "bitflip");  // never a device flip=
+  EXPECT_EQ(DeviceFaults(0x1f, Devices()[2]),
+            "bitflip");  // never a device flip=
   // Every decoded device scenario builds (RunScheduleCase would abort).
   for (size_t d = 0; d < Devices().size(); d++) {
     for (uint8_t f : {0x00, 0x03, 0x1f}) {
       const uint8_t bytes[] = {0, 0, 5, f, static_cast<uint8_t>(d)};
-      ScheduleRun run = RunScheduleCase(DecodeScheduleCase(bytes, sizeof(bytes), {"sync-3.13"}));
+      ScheduleRun run = RunScheduleCase(
+          DecodeScheduleCase(bytes, sizeof(bytes), {"sync-3.13"}));
       EXPECT_FALSE(run.result.failed()) << FormatScheduleFinding(run);
     }
   }

@@ -5,7 +5,8 @@
 // their tables, lookup and xattr tables, and compressed blocks per codec,
 // each with the small header its target reads (see fuzz_input.h).
 //
-// usage: seed_maker OUT_DIR IMAGE.sqfs...   (writes OUT_DIR/<target>/<image>-<n>)
+// usage: seed_maker OUT_DIR IMAGE.sqfs...   (writes
+// OUT_DIR/<target>/<image>-<n>)
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -26,11 +27,14 @@ using Bytes = std::vector<uint8_t>;
 class Writer {
  public:
   explicit Writer(std::string out) : out_(std::move(out)) {}
-  void Emit(const std::string& target, const std::string& image, const Bytes& b) {
+  void Emit(const std::string& target, const std::string& image,
+            const Bytes& b) {
     const std::string dir = out_ + "/" + target;
     std::filesystem::create_directories(dir);
-    const std::string path = dir + "/" + image + "-" + std::to_string(count_[target]++);
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), b.size());
+    const std::string path =
+        dir + "/" + image + "-" + std::to_string(count_[target]++);
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), b.size());
   }
 
  private:
@@ -39,9 +43,18 @@ class Writer {
 };
 
 void Put8(Bytes* b, uint8_t v) { b->push_back(v); }
-void Put16(Bytes* b, uint16_t v) { Put8(b, v & 0xff); Put8(b, v >> 8); }
-void Put32(Bytes* b, uint32_t v) { Put16(b, v & 0xffff); Put16(b, v >> 16); }
-void Put64(Bytes* b, uint64_t v) { Put32(b, v & 0xffffffffu); Put32(b, v >> 32); }
+void Put16(Bytes* b, uint16_t v) {
+  Put8(b, v & 0xff);
+  Put8(b, v >> 8);
+}
+void Put32(Bytes* b, uint32_t v) {
+  Put16(b, v & 0xffff);
+  Put16(b, v >> 16);
+}
+void Put64(Bytes* b, uint64_t v) {
+  Put32(b, v & 0xffffffffu);
+  Put32(b, v >> 32);
+}
 void Append(Bytes* b, ByteSpan s) { b->insert(b->end(), s.begin(), s.end()); }
 
 ByteSpan Region(Image* img, uint64_t start, uint64_t end) {
@@ -78,12 +91,19 @@ Walked Walk(Image* img) {
   return w;
 }
 
-uint8_t CompByte(const Superblock& sb) { return static_cast<uint8_t>(sb.compressor) - 1; }
+uint8_t CompByte(const Superblock& sb) {
+  return static_cast<uint8_t>(sb.compressor) - 1;
+}
 
 void EmitTables(Image* img, Writer* w, const std::string& name) {
   const Superblock& sb = img->superblock();
   const ImageBytes& bytes = img->bytes();
-  struct T { int kind; uint64_t start; uint64_t count; uint32_t entry; };
+  struct T {
+    int kind;
+    uint64_t start;
+    uint64_t count;
+    uint32_t entry;
+  };
   std::vector<T> tables{{0, sb.id_table_start, sb.id_count, 4}};
   if (sb.fragment_table_start != kInvalidTable)
     tables.push_back({1, sb.fragment_table_start, sb.fragment_count, 16});
@@ -91,15 +111,19 @@ void EmitTables(Image* img, Writer* w, const std::string& name) {
     tables.push_back({2, sb.export_table_start, sb.inode_count, 8});
   if (sb.xattr_id_table_start != kInvalidTable) {
     auto head = bytes.Slice(sb.xattr_id_table_start, 16);
-    if (head.ok()) tables.push_back({3, sb.xattr_id_table_start, DecodeLe32(head->data() + 8), 16});
+    if (head.ok())
+      tables.push_back(
+          {3, sb.xattr_id_table_start, DecodeLe32(head->data() + 8), 16});
   }
   for (const T& t : tables) {
     const uint64_t array = t.kind == 3 ? t.start + 16 : t.start;
-    const uint64_t nblocks = (t.count * t.entry + kMetadataBlockSize - 1) / kMetadataBlockSize;
+    const uint64_t nblocks =
+        (t.count * t.entry + kMetadataBlockSize - 1) / kMetadataBlockSize;
     auto first = bytes.Slice(array, 8);
     if (!first.ok()) continue;
     uint64_t low = nblocks > 0 ? DecodeLe64(first->data()) : array;
-    if (t.kind == 3) low = DecodeLe64(bytes.Slice(t.start, 8)->data());  // kv_start
+    if (t.kind == 3)
+      low = DecodeLe64(bytes.Slice(t.start, 8)->data());  // kv_start
     const uint64_t end = array + nblocks * 8;
     Bytes b;
     Put8(&b, CompByte(sb));
@@ -116,7 +140,8 @@ void EmitTables(Image* img, Writer* w, const std::string& name) {
     auto rebase = [&](uint64_t at) {
       if (at + 8 > region.size()) return;
       const uint64_t v = DecodeLe64(region.data() + at) - low;
-      for (int k = 0; k < 8; ++k) region[at + k] = static_cast<uint8_t>(v >> (8 * k));
+      for (int k = 0; k < 8; ++k)
+        region[at + k] = static_cast<uint8_t>(v >> (8 * k));
     };
     for (uint64_t i = 0; i < nblocks; ++i) rebase(array - low + i * 8);
     if (t.kind == 3) rebase(t.start - low);
@@ -125,13 +150,16 @@ void EmitTables(Image* img, Writer* w, const std::string& name) {
   }
 }
 
-void EmitBlocks(Image* img, const Walked& walked, Writer* w, const std::string& name) {
+void EmitBlocks(Image* img, const Walked& walked, Writer* w,
+                const std::string& name) {
   const Superblock& sb = img->superblock();
-  const std::string target = std::string("decompress_") + CompressorName(sb.compressor);
+  const std::string target =
+      std::string("decompress_") + CompressorName(sb.compressor);
   int emitted = 0;
   std::set<uint64_t> seen;  // block starts: many files share one fragment
   auto emit = [&](uint32_t capacity, ByteSpan payload) {
-    if (!seen.insert(reinterpret_cast<uintptr_t>(payload.data())).second) return;
+    if (!seen.insert(reinterpret_cast<uintptr_t>(payload.data())).second)
+      return;
     Bytes b;
     Put32(&b, capacity);
     Append(&b, payload);
@@ -155,23 +183,27 @@ void EmitBlocks(Image* img, const Walked& walked, Writer* w, const std::string& 
         emit(sb.block_size, Region(img, b.start, b.start + b.stored_size));
     }
     if (layout->has_tail && layout->fragment.compressed)
-      emit(sb.block_size, Region(img, layout->fragment.start,
-                                 layout->fragment.start + layout->fragment.stored_size));
+      emit(sb.block_size,
+           Region(img, layout->fragment.start,
+                  layout->fragment.start + layout->fragment.stored_size));
   }
 }
 
 void EmitImage(const std::string& path, Writer* w) {
   std::ifstream f(path, std::ios::binary);
-  Bytes bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  Bytes bytes((std::istreambuf_iterator<char>(f)),
+              std::istreambuf_iterator<char>());
   const std::string name = std::filesystem::path(path).stem().string();
   w->Emit("image", name, bytes);
   Bytes sbseed;
   Put64(&sbseed, bytes.size());
-  sbseed.insert(sbseed.end(), bytes.begin(), bytes.begin() + std::min<size_t>(bytes.size(), 96));
+  sbseed.insert(sbseed.end(), bytes.begin(),
+                bytes.begin() + std::min<size_t>(bytes.size(), 96));
   w->Emit("superblock", name, sbseed);
   auto opened = Image::OpenBytes(bytes);
   if (!opened.ok()) {
-    std::fprintf(stderr, "seed_maker: %s: %s\n", path.c_str(), opened.status().ToString().c_str());
+    std::fprintf(stderr, "seed_maker: %s: %s\n", path.c_str(),
+                 opened.status().ToString().c_str());
     std::exit(1);
   }
   Image* img = opened->get();
@@ -179,7 +211,8 @@ void EmitImage(const std::string& path, Writer* w) {
   const uint8_t comp = CompByte(sb);
   const Walked walked = Walk(img);
   ByteSpan inodes = Region(img, sb.inode_table_start, sb.directory_table_start);
-  ByteSpan dirs = Region(img, sb.directory_table_start, img->tables().directory_limit);
+  ByteSpan dirs =
+      Region(img, sb.directory_table_start, img->tables().directory_limit);
   for (ByteSpan region : {inodes, dirs}) {
     Bytes b{comp, 3};
     for (uint32_t off : {0u, 5u << 8, 8190u << 8}) {
@@ -189,7 +222,8 @@ void EmitImage(const std::string& path, Writer* w) {
     Append(&b, region);
     w->Emit("metadata", name, b);
   }
-  for (size_t first = 0; first < walked.inodes.size() && first < 64; first += 16) {
+  for (size_t first = 0; first < walked.inodes.size() && first < 64;
+       first += 16) {
     Bytes b{comp, static_cast<uint8_t>(sb.block_log - 12), 16};
     for (size_t i = first; i < first + 16; ++i)
       Put64(&b, walked.inodes[i % walked.inodes.size()].ref);
@@ -203,8 +237,9 @@ void EmitImage(const std::string& path, Writer* w) {
     Put32(&b, static_cast<uint32_t>(dirs.size()));
     const auto& listing = walked.listings[d];
     Put8(&b, 2);
-    for (const std::string& n : {listing.empty() ? std::string("x") : listing.back().name,
-                                 std::string("no_such_name")}) {
+    for (const std::string& n :
+         {listing.empty() ? std::string("x") : listing.back().name,
+          std::string("no_such_name")}) {
       Put8(&b, static_cast<uint8_t>(n.size()));
       b.insert(b.end(), n.begin(), n.end());
     }

@@ -20,15 +20,17 @@ constexpr struct {
   uint32_t entry_size;
 } kKinds[] = {{"id", 4}, {"fragment", 16}, {"export", 8}};
 
-void FuzzLookup(const ImageBytes* bytes, Decompressor* d, int kind, uint32_t count,
-                uint64_t start, uint64_t lower, const std::vector<uint32_t>& indices) {
-  auto table = LookupTable::Open(bytes, d, kKinds[kind].name, start, count, kKinds[kind].entry_size,
-                                 lower);
+void FuzzLookup(const ImageBytes* bytes, Decompressor* d, int kind,
+                uint32_t count, uint64_t start, uint64_t lower,
+                const std::vector<uint32_t>& indices) {
+  auto table = LookupTable::Open(bytes, d, kKinds[kind].name, start, count,
+                                 kKinds[kind].entry_size, lower);
   if (!table.ok()) return;
   LookupTable* t = table->get();
   FUZZ_CHECK(t->count() == count);
   FUZZ_CHECK(t->array_end() <= bytes->size());
-  FUZZ_CHECK(count == 0 || (t->first_block() >= lower && t->first_block() < start));
+  FUZZ_CHECK(count == 0 ||
+             (t->first_block() >= lower && t->first_block() < start));
   uint8_t entry[16];
   for (uint32_t i : indices) {
     Status s = t->Entry(i, entry);
@@ -36,8 +38,8 @@ void FuzzLookup(const ImageBytes* bytes, Decompressor* d, int kind, uint32_t cou
   }
 }
 
-void FuzzXattr(const ImageBytes* bytes, Decompressor* d, uint64_t start, uint64_t lower,
-               const std::vector<uint32_t>& indices) {
+void FuzzXattr(const ImageBytes* bytes, Decompressor* d, uint64_t start,
+               uint64_t lower, const std::vector<uint32_t>& indices) {
   auto table = XattrTable::Open(bytes, d, start, lower);
   if (!table.ok()) return;
   XattrTable* t = table->get();
@@ -74,7 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (kind == 3) {
     fuzz::FuzzXattr(bytes.get(), codec->get(), start, lower, indices);
   } else {
-    fuzz::FuzzLookup(bytes.get(), codec->get(), kind, count, start, lower, indices);
+    fuzz::FuzzLookup(bytes.get(), codec->get(), kind, count, start, lower,
+                     indices);
   }
   return 0;
 }

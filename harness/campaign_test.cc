@@ -23,8 +23,8 @@ void Part(int index) {
   if (const char* f = std::getenv("SQUASHLAB_CAMPAIGN_FAULTS")) opt.faults = f;
   if (const char* d = std::getenv("SQUASHLAB_CAMPAIGN_DEVICE")) opt.device = d;
   opt.seed = 1000003ULL * static_cast<uint64_t>(index + 1);
-  opt.variants = {"sync-3.13", "file-cache-3.13", "async-fixed", "readpages-cache",
-                  "readahead-mainline"};
+  opt.variants = {"sync-3.13", "file-cache-3.13", "async-fixed",
+                  "readpages-cache", "readahead-mainline"};
   auto r = RunVerify(opt, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   long total = 0;

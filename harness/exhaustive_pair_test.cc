@@ -9,10 +9,9 @@
 
 #include <set>
 
+#include "harness/verify.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/explorer.h"
-
-#include "harness/verify.h"
 
 namespace squashlab {
 namespace {
@@ -38,8 +37,8 @@ TEST(ExhaustivePair, Async2013IsFoundAtBound2) {
   CellResult c = Exhaust("async-2013/single/pair", 2, true, 200000);
   ASSERT_TRUE(c.found);
   EXPECT_FALSE(c.failure.report.title.empty());
-  std::printf("async-2013/single/pair: %s after %ld runs\n", c.failure.report.title.c_str(),
-              c.first_failing_run);
+  std::printf("async-2013/single/pair: %s after %ld runs\n",
+              c.failure.report.title.c_str(), c.first_failing_run);
 }
 
 TEST(ExhaustivePair, CorrectVariantExhaustsBound2Clean) {
@@ -57,8 +56,10 @@ TEST(ExhaustivePair, ReducedSearchExhaustsWhatTheFullSearchDoes) {
   EXPECT_FALSE(por.found);
   EXPECT_GT(por.pruned, 0);
   EXPECT_LT(por.runs - por.pruned, full.runs);
-  std::printf("file-cache-3.13/single/pair bound 1: full %ld schedules, reduced %ld (%ld pruned)\n",
-              full.runs, por.runs, por.pruned);
+  std::printf(
+      "file-cache-3.13/single/pair bound 1: full %ld schedules, reduced %ld "
+      "(%ld pruned)\n",
+      full.runs, por.runs, por.pruned);
 }
 
 // The reduction's footprints are checked against the model itself: at a
@@ -80,7 +81,8 @@ class ObservingStrategy : public Strategy {
     return inner_->Pick(enabled, current, current_enabled, step);
   }
   bool OnStep(const StepInfo& step) override {
-    if (seen_.size() <= static_cast<size_t>(step.task)) seen_.resize(step.task + 1);
+    if (seen_.size() <= static_cast<size_t>(step.task))
+      seen_.resize(step.task + 1);
     std::string& s = seen_[step.task];
     s += step.op;
     s += ":" + std::to_string(step.arg) + (step.stopped ? "| " : " ");
@@ -99,7 +101,8 @@ class ObservingStrategy : public Strategy {
   std::vector<std::string> seen_;
 };
 
-std::set<std::pair<std::string, uint64_t>> Outcomes(const std::string& name, int bound, bool por,
+std::set<std::pair<std::string, uint64_t>> Outcomes(const std::string& name,
+                                                    int bound, bool por,
                                                     long* runs) {
   auto spec = ScenarioSpec::Parse(name);
   auto img = DefaultImage();
@@ -122,15 +125,16 @@ std::set<std::pair<std::string, uint64_t>> Outcomes(const std::string& name, int
 }
 
 TEST(ExhaustivePair, ReductionReachesEveryOutcomeOfTheFullSearch) {
-  for (auto [name, bound] : {std::pair<const char*, int>{"file-cache-3.13/single/pair", 1},
-                             {"async-fixed/single/pair", 0},
-                             {"async-2013/single/pair", 0},
-                             {"async-2013/single/pair///prod", 0}}) {
+  for (auto [name, bound] :
+       {std::pair<const char*, int>{"file-cache-3.13/single/pair", 1},
+        {"async-fixed/single/pair", 0},
+        {"async-2013/single/pair", 0},
+        {"async-2013/single/pair///prod", 0}}) {
     long full_runs = 0, por_runs = 0;
     auto full = Outcomes(name, bound, false, &full_runs);
     auto reduced = Outcomes(name, bound, true, &por_runs);
-    std::printf("%s bound %d: %zu outcomes; full %ld runs, reduced %ld\n", name, bound,
-                full.size(), full_runs, por_runs);
+    std::printf("%s bound %d: %zu outcomes; full %ld runs, reduced %ld\n", name,
+                bound, full.size(), full_runs, por_runs);
     EXPECT_EQ(reduced, full) << name << " bound " << bound;
     EXPECT_LT(por_runs, full_runs) << name;
   }

@@ -15,9 +15,12 @@ inode* SquashfsMount::Find(const std::string& name) const {
   return nullptr;
 }
 
-SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
-                              const SquashfsDecompressorOps* decomp, std::vector<uint8_t> medium) {
-  std::vector<unsigned char> bytes = medium.empty() ? image.bytes : std::move(medium);
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
+                              const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp,
+                              std::vector<uint8_t> medium) {
+  std::vector<unsigned char> bytes =
+      medium.empty() ? image.bytes : std::move(medium);
   // The device is a whole number of 4K pages, as mksquashfs pads it.
   bytes.resize((bytes.size() + 4095) / 4096 * 4096, 0);
   auto* disk = k.New<RamDisk>(std::move(bytes), "sda");
@@ -27,8 +30,10 @@ SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPath
   return m;
 }
 
-SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
-                              const SquashfsDecompressorOps* decomp, block_device* bdev) {
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
+                              const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp,
+                              block_device* bdev) {
   auto* m = k.New<SquashfsMount>();
   m->sb.s_bdev = bdev;
   squashfs_fill_super(&m->sb, &m->msblk, image, read_path, decomp);
@@ -40,12 +45,14 @@ SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPath
   return m;
 }
 
-SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
+                              const ReadPathOps* read_path,
                               const SquashfsDecompressorOps* decomp,
                               std::shared_ptr<const ImageBytes> medium,
                               const DeviceOptions& options) {
   auto* device = k.New<BlockDevice>(std::move(medium), options);
-  SquashfsMount* m = squashfs_mount(k, image, read_path, decomp, device->bdev());
+  SquashfsMount* m =
+      squashfs_mount(k, image, read_path, decomp, device->bdev());
   m->device = device;
   return m;
 }

@@ -22,11 +22,11 @@ struct ReadPathOps;
 struct SquashfsDecompressorOps;
 
 struct SquashfsMount {
-  RamDisk* disk = nullptr;  // when mounted over the built-in RAM disk
+  RamDisk* disk = nullptr;        // when mounted over the built-in RAM disk
   BlockDevice* device = nullptr;  // when mounted over an hw_emul device
   super_block sb;
   squashfs_sb_info msblk;
-  std::vector<inode*> inodes;  // in ImageModel::files order
+  std::vector<inode*> inodes;      // in ImageModel::files order
   std::vector<std::string> names;  // the files' names, in the same order
 
   inode* Find(const std::string& name) const;
@@ -34,17 +34,21 @@ struct SquashfsMount {
 
 // Run-owned. `medium` replaces the image bytes on the disk when non-empty
 // (a fault plan's corrupted copy). REQUIRES: inside a Kernel's setup.
-SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
+                              const ReadPathOps* read_path,
                               const SquashfsDecompressorOps* decomp,
                               std::vector<uint8_t> medium = {});
 // The same over a device the caller made (an hw_emul BlockDevice holding
 // the image): `disk` stays null.
-SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
-                              const SquashfsDecompressorOps* decomp, block_device* bdev);
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
+                              const ReadPathOps* read_path,
+                              const SquashfsDecompressorOps* decomp,
+                              block_device* bdev);
 
 // The same over a run-owned hw_emul BlockDevice with `options`, holding
 // `medium` (the device's bytes: the image, or a fault plan's copy).
-SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image, const ReadPathOps* read_path,
+SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
+                              const ReadPathOps* read_path,
                               const SquashfsDecompressorOps* decomp,
                               std::shared_ptr<const ImageBytes> medium,
                               const DeviceOptions& options);

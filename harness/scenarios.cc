@@ -6,12 +6,12 @@
 #include <optional>
 #include <span>
 
-#include "hw_emul/block_device.h"
-#include "model/kernel/kernel.h"
-#include "harness/workloads.h"
-#include "model/base/rng.h"
-#include "model/variants/decompressor.h"
 #include "harness/mount.h"
+#include "harness/workloads.h"
+#include "hw_emul/block_device.h"
+#include "model/base/rng.h"
+#include "model/kernel/kernel.h"
+#include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
 #include "reader/image_bytes.h"
 
@@ -37,9 +37,10 @@ std::vector<std::string> Split(const std::string& s, char sep) {
 std::vector<const FileModel*> BySize(const ImageModel& m) {
   std::vector<const FileModel*> f;
   for (const auto& x : m.files) f.push_back(&x);
-  std::stable_sort(f.begin(), f.end(), [](const FileModel* a, const FileModel* b) {
-    return a->content.size() > b->content.size();
-  });
+  std::stable_sort(f.begin(), f.end(),
+                   [](const FileModel* a, const FileModel* b) {
+                     return a->content.size() > b->content.size();
+                   });
   return f;
 }
 
@@ -58,13 +59,16 @@ void InstallFaults(Kernel& k, SquashfsMount* m, const std::string& plan) {
   if (plan.empty() || plan == "bitflip") return;
   const uint64_t base = Rng::Mix(k.config().seed, 77);
   if (plan == "eio") {
-    m->disk->set_fault([base](const bio* b) { return Rng::Mix(base, b->id) % 6 == 0 ? -EIO : 0; });
+    m->disk->set_fault([base](const bio* b) {
+      return Rng::Mix(base, b->id) % 6 == 0 ? -EIO : 0;
+    });
   } else if (plan == "reada") {
     // A congested queue failing read-ahead: a third of the requests
     // complete with -EWOULDBLOCK, as failed READA requests do (the end_io
     // handler sees uptodate == 0).
-    m->disk->set_fault(
-        [base](const bio* b) { return Rng::Mix(base, b->id) % 3 == 0 ? -EWOULDBLOCK : 0; });
+    m->disk->set_fault([base](const bio* b) {
+      return Rng::Mix(base, b->id) % 3 == 0 ? -EWOULDBLOCK : 0;
+    });
   }
 }
 
@@ -78,19 +82,26 @@ std::string DevicePlan(const std::string& faults) {
 }
 
 // "profile[,bs=N]" into device options with the scenario's fault plan.
-StatusOr<DeviceOptions> ParseDevice(const std::string& device, const std::string& faults) {
+StatusOr<DeviceOptions> ParseDevice(const std::string& device,
+                                    const std::string& faults) {
   auto parts = Split(device, ',');
   unsigned bs = 1024;
   for (size_t i = 1; i < parts.size(); i++) {
-    if (parts[i] == "bs=512") bs = 512;
-    else if (parts[i] == "bs=1024") bs = 1024;
-    else if (parts[i] == "bs=4096") bs = 4096;
-    else return Status::InvalidArgument("device: want profile[,bs=512|1024|4096]: " + device);
+    if (parts[i] == "bs=512")
+      bs = 512;
+    else if (parts[i] == "bs=1024")
+      bs = 1024;
+    else if (parts[i] == "bs=4096")
+      bs = 4096;
+    else
+      return Status::InvalidArgument(
+          "device: want profile[,bs=512|1024|4096]: " + device);
   }
   return MakeDeviceOptions(parts[0], DevicePlan(faults), bs);
 }
 
-std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan, uint64_t seed) {
+std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan,
+                            uint64_t seed) {
   if (plan != "bitflip") return {};
   auto ranges = img.CompressedRanges();
   if (ranges.empty()) return {};
@@ -102,8 +113,8 @@ std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan, uint
   return bytes;
 }
 
-void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img, const std::string& w,
-                   bool eio) {
+void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
+                   const std::string& w, bool eio) {
   auto files = BySize(img);
   const FileModel* a = files[0];
   const FileModel* b = WithTail(files);
@@ -139,7 +150,8 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img, const std
     o.bs = 4096;
     o.start = std::min<uint64_t>(a->content.size() / 2, 16384);
     spawn_dd(k, ia, a, o);
-  } else {  // "pair": two single-page reads of neighbouring blocks, no readahead
+  } else {  // "pair": two single-page reads of neighbouring blocks, no
+            // readahead
     uint64_t bs = img.block_size;
     o.ra_pages = 0;
     o.comm = "reader1";
@@ -167,7 +179,8 @@ StatusOr<ScenarioSpec> ScenarioSpec::Parse(const std::string& name) {
   auto f = Split(name, '/');
   if (f.size() < 3 || f.size() > 6)
     return Status::InvalidArgument(
-        "scenario: want variant/decomp/workload[/faults[/device[/kernel]]]: " + name);
+        "scenario: want variant/decomp/workload[/faults[/device[/kernel]]]: " +
+        name);
   ScenarioSpec s;
   s.variant = f[0];
   s.decomp = f[1];
@@ -184,14 +197,17 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"dd2", "two dds (bs=4K, bs=16K) over the same file"},
       {"ddx2", "dds over two different files (one with a fragment tail)"},
       {"rand", "two random readers, 3 reads of 4K each"},
-      {"reclaim", "dd bs=8K, a second dd from the middle, reclaim evicting clean pages"},
-      {"pair", "two readers, one page each of two neighbouring blocks, no readahead"},
+      {"reclaim",
+       "dd bs=8K, a second dd from the middle, reclaim evicting clean pages"},
+      {"pair",
+       "two readers, one page each of two neighbouring blocks, no readahead"},
   };
   return kAll;
 }
 
 const std::vector<std::string>& DefaultWorkloads() {
-  static const std::vector<std::string> kDefault = {"dd2", "ddx2", "rand", "reclaim"};
+  static const std::vector<std::string> kDefault = {"dd2", "ddx2", "rand",
+                                                    "reclaim"};
   return kDefault;
 }
 
@@ -201,37 +217,45 @@ const std::vector<std::string>& FaultPlans() {
 }
 
 bool ScenarioAllowsEio(const ScenarioSpec& spec) {
-  if (std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) != FaultPlans().end())
+  if (std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) !=
+      FaultPlans().end())
     return true;
   if (spec.device.empty()) return false;
   auto dev = ParseDevice(spec.device, spec.faults);
   return dev.ok() && dev->faults.can_fail();
 }
 
-StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image,
+StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
+                                std::shared_ptr<const ImageModel> image,
                                 ScenarioObserver observe) {
   const ReadPathOps* rp = FindReadPath(spec.variant);
-  if (rp == nullptr) return Status::InvalidArgument("unknown variant " + spec.variant);
+  if (rp == nullptr)
+    return Status::InvalidArgument("unknown variant " + spec.variant);
   const SquashfsDecompressorOps* dc = FindDecompressor(spec.decomp);
-  if (dc == nullptr) return Status::InvalidArgument("unknown decompressor " + spec.decomp);
+  if (dc == nullptr)
+    return Status::InvalidArgument("unknown decompressor " + spec.decomp);
   bool known = false;
   for (const auto& [w, d] : Workloads()) known |= w == spec.workload;
-  if (!known) return Status::InvalidArgument("unknown workload " + spec.workload);
-  bool named_plan =
-      std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) != FaultPlans().end();
+  if (!known)
+    return Status::InvalidArgument("unknown workload " + spec.workload);
+  bool named_plan = std::find(FaultPlans().begin(), FaultPlans().end(),
+                              spec.faults) != FaultPlans().end();
   if (!spec.faults.empty() && !named_plan && spec.device.empty())
     return Status::InvalidArgument("unknown fault plan " + spec.faults);
   if (!spec.kernel.empty() && spec.kernel != "prod")
-    return Status::InvalidArgument("kernel: want prod (or nothing, a debug kernel): " + spec.kernel);
+    return Status::InvalidArgument(
+        "kernel: want prod (or nothing, a debug kernel): " + spec.kernel);
   if (spec.name_has_separator())
-    return Status::InvalidArgument("scenario fields may not contain ':' or '/'");
+    return Status::InvalidArgument(
+        "scenario fields may not contain ':' or '/'");
   std::optional<DeviceOptions> dev;
   if (!spec.device.empty()) {
     auto o = ParseDevice(spec.device, spec.faults);
     if (!o.ok()) return o.status();
     dev = *o;
   }
-  if (image->files.empty()) return Status::InvalidArgument("image has no regular file");
+  if (image->files.empty())
+    return Status::InvalidArgument("image has no regular file");
   // A read may end in EIO only under a plan that can fail a bio (or flip a
   // bit the codec notices); delays and reordering must not cost a byte.
   const bool eio_possible = ScenarioAllowsEio(spec);
@@ -247,12 +271,14 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const 
   // The device's medium when no fault rewrites it: shared by every run.
   std::shared_ptr<const ImageBytes> pristine;
   if (dev) pristine = ImageBytes::FromBuffer(image->bytes);
-  sc.setup = [spec, rp, dc, image, dev, pristine, observe, eio_possible](Kernel& k) {
+  sc.setup = [spec, rp, dc, image, dev, pristine, observe,
+              eio_possible](Kernel& k) {
     std::vector<uint8_t> medium = Medium(*image, spec.faults, k.config().seed);
     SquashfsMount* m = nullptr;
     BlockDevice* device = nullptr;
     if (dev) {
-      auto bytes = medium.empty() ? pristine : ImageBytes::FromBuffer(std::move(medium));
+      auto bytes =
+          medium.empty() ? pristine : ImageBytes::FromBuffer(std::move(medium));
       m = squashfs_mount(k, *image, rp, dc, bytes, *dev);
       device = m->device;
     } else {
@@ -269,7 +295,8 @@ StatusOr<std::shared_ptr<const ImageModel>> DefaultImage() {
   static StatusOr<std::shared_ptr<const ImageModel>>* cached = [] {
     auto bytes = EmbeddedSmallImage();
     auto m = LoadImageModel(std::vector<uint8_t>(bytes.begin(), bytes.end()));
-    if (!m.ok()) return new StatusOr<std::shared_ptr<const ImageModel>>(m.status());
+    if (!m.ok())
+      return new StatusOr<std::shared_ptr<const ImageModel>>(m.status());
     return new StatusOr<std::shared_ptr<const ImageModel>>(
         std::make_shared<const ImageModel>(std::move(m).value()));
   }();
@@ -279,7 +306,8 @@ StatusOr<std::shared_ptr<const ImageModel>> DefaultImage() {
 StatusOr<std::shared_ptr<const ImageModel>> LoadImage(const std::string& path) {
   auto m = LoadImageModelFile(path);
   if (!m.ok()) return m.status();
-  return std::shared_ptr<const ImageModel>(std::make_shared<const ImageModel>(std::move(m).value()));
+  return std::shared_ptr<const ImageModel>(
+      std::make_shared<const ImageModel>(std::move(m).value()));
 }
 
 }  // namespace squashlab

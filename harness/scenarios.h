@@ -38,7 +38,8 @@ struct ScenarioSpec {
   // "variant/decomp/workload[/faults[/device[/kernel]]]"
   std::string Name() const;
   bool name_has_separator() const {
-    for (const std::string* f : {&variant, &decomp, &workload, &faults, &device, &kernel})
+    for (const std::string* f :
+         {&variant, &decomp, &workload, &faults, &device, &kernel})
       if (f->find_first_of(":/") != std::string::npos) return true;
     return false;
   }
@@ -57,13 +58,15 @@ struct SquashfsMount;
 // Called at the end of each run's setup, with the mount and the hw_emul
 // device (null on the RAM disk): benchmarks and properties register their
 // AtQuiescence probes here (device counters, page contents).
-using ScenarioObserver = std::function<void(Kernel&, SquashfsMount*, BlockDevice*)>;
+using ScenarioObserver =
+    std::function<void(Kernel&, SquashfsMount*, BlockDevice*)>;
 
 // Whether EIO is an acceptable read result in `spec`'s scenario: its fault
 // plan can fail a bio (delays and reordering alone cannot).
 bool ScenarioAllowsEio(const ScenarioSpec& spec);
 
-StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec, std::shared_ptr<const ImageModel> image,
+StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
+                                std::shared_ptr<const ImageModel> image,
                                 ScenarioObserver observe = {});
 
 // The embedded default image (built by mksquashfs at build time), decoded.

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "harness/scenarios.h"
 #include "model/kernel/scenario.h"
 #include "model/sched/threads_executor.h"
-#include "harness/scenarios.h"
 
 int main(int argc, char** argv) {
   using namespace squashlab;
@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
     ThreadsOptions opt;
     opt.seed = static_cast<uint64_t>(run);
     ThreadsExecutor exec(opt);
-    ScenarioOutcome out = RunScenario(sc.value(), exec, static_cast<uint64_t>(run));
+    ScenarioOutcome out =
+        RunScenario(sc.value(), exec, static_cast<uint64_t>(run));
     if (!out.report.empty()) {
       std::printf("run %d: %s", run, out.report.ToString().c_str());
       return 1;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the threads-executor stress test: sync-3.13,
 // async-fixed, readpages-cache and readahead-mainline run clean on real
-// threads (over the RAM disk and hw_emul devices), and async-2013's stress run is flagged — by ThreadSanitizer
-// under --config=tsan, or by the model's contract checks (the test passes
-// when the bug is found).
+// threads (over the RAM disk and hw_emul devices), and async-2013's stress run
+// is flagged — by ThreadSanitizer under --config=tsan, or by the model's
+// contract checks (the test passes when the bug is found).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,10 +19,11 @@ std::string RunStress(const std::string& args, int* status) {
   const char* tsan = std::getenv("TSAN_OPTIONS");
   // The suppression covers one libtsan interception gap in the threads
   // executor (see tsan_suppressions.txt), nothing in the variants.
-  std::string env = "TSAN_OPTIONS='" + std::string(tsan ? tsan : "") + ":suppressions=" + dir +
-                    "tsan_suppressions.txt' ";
+  std::string env = "TSAN_OPTIONS='" + std::string(tsan ? tsan : "") +
+                    ":suppressions=" + dir + "tsan_suppressions.txt' ";
   std::string out;
-  FILE* p = popen((env + dir + "threads_stress_main " + args + " 2>&1").c_str(), "r");
+  FILE* p =
+      popen((env + dir + "threads_stress_main " + args + " 2>&1").c_str(), "r");
   if (p == nullptr) return "popen failed";
   char buf[4096];
   while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
@@ -31,12 +32,15 @@ std::string RunStress(const std::string& args, int* status) {
 }
 
 TEST(ThreadsStress, CorrectVariantsRunClean) {
-  for (const char* v : {"sync-3.13", "async-fixed", "readpages-cache", "readahead-mainline"}) {
+  for (const char* v :
+       {"sync-3.13", "async-fixed", "readpages-cache", "readahead-mainline"}) {
     // The RAM disk, and hw_emul devices whose host and interrupt tasks are
     // threads of their own (request queue, merging, completions).
-    for (const char* w : {"dd2", "rand", "reclaim", "dd2//emmc-hs200", "rand//nvme,bs=4096"}) {
+    for (const char* w :
+         {"dd2", "rand", "reclaim", "dd2//emmc-hs200", "rand//nvme,bs=4096"}) {
       int status = 0;
-      std::string out = RunStress(std::string(v) + "/multi/" + w + " 8", &status);
+      std::string out =
+          RunStress(std::string(v) + "/multi/" + w + " 8", &status);
       EXPECT_EQ(status, 0) << v << "/" << w << "\n" << out;
       EXPECT_EQ(out.find("ThreadSanitizer"), std::string::npos) << out;
     }

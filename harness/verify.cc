@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/replay_strategy.h"
-#include "model/base/rng.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
 
@@ -17,7 +17,8 @@ namespace squashlab {
 namespace {
 
 double Since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
+      .count();
 }
 
 uint64_t Hash(const std::vector<int>& v) {
@@ -36,13 +37,16 @@ StatusOr<std::shared_ptr<const ImageModel>> ImageFor(const std::string& path) {
 // README) would otherwise make it pick a finished task.
 class EnabledOnly : public Strategy {
  public:
-  explicit EnabledOnly(std::unique_ptr<Strategy> inner) : inner_(std::move(inner)) {}
+  explicit EnabledOnly(std::unique_ptr<Strategy> inner)
+      : inner_(std::move(inner)) {}
   std::string Name() const override { return inner_->Name(); }
   void BeginRun(uint64_t seed) override { inner_->BeginRun(seed); }
   void OnSpawn(int id) override { inner_->OnSpawn(id); }
-  int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long step) override {
+  int Pick(const std::vector<int>& enabled, int current, bool current_enabled,
+           long step) override {
     int pick = inner_->Pick(enabled, current, current_enabled, step);
-    if (std::find(enabled.begin(), enabled.end(), pick) != enabled.end()) return pick;
+    if (std::find(enabled.begin(), enabled.end(), pick) != enabled.end())
+      return pick;
     diverged_++;
     return NonPreemptivePick(enabled, current, current_enabled);
   }
@@ -82,32 +86,39 @@ std::string RunReportsLine(const RunResult& r) {
   if (r.reports.size() < 2) return "";
   std::string out = "reports of this run, in order:\n";
   for (const Report& x : r.reports)
-    out += "  " + std::string(x.warning ? "warning" : "fatal  ") + "  " + x.title + "\n";
+    out += "  " + std::string(x.warning ? "warning" : "fatal  ") + "  " +
+           x.title + "\n";
   return out;
 }
 
-std::string ClassKey(const Report& r) { return std::string(ReportKindName(r.kind)) + "|" + r.title; }
+std::string ClassKey(const Report& r) {
+  return std::string(ReportKindName(r.kind)) + "|" + r.title;
+}
 
 // Minimises by replay only (the model's exhaustive pass assumes schedules
 // that do not depend on heap addresses; see README): repeatedly try a
 // shorter prefix of the choices, or one choice reverted to the
 // non-preemptive default, keeping a report of the same kind and title
 // (anywhere in the run: warnings do not end it).
-RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& failing, long budget,
+RunResult MinimiseByReplay(Explorer& e, const Scenario& sc,
+                           const RunResult& failing, long budget,
                            std::chrono::steady_clock::time_point deadline =
                                std::chrono::steady_clock::time_point::max()) {
   RunResult best = failing;
   bool improved = true;
-  while (improved && budget > 0 && std::chrono::steady_clock::now() < deadline) {
+  while (improved && budget > 0 &&
+         std::chrono::steady_clock::now() < deadline) {
     improved = false;
     const std::vector<int> base = best.choices;
     for (size_t i = 0; i < base.size() && budget > 0 && !improved; i++) {
       for (int variant = 0; variant < 2 && budget > 0 && !improved; variant++) {
-        std::vector<int> cand(base.begin(), base.begin() + static_cast<long>(i));
+        std::vector<int> cand(base.begin(),
+                              base.begin() + static_cast<long>(i));
         if (variant == 1) {
           if (base[i] < 0) continue;
           cand.push_back(-1);
-          cand.insert(cand.end(), base.begin() + static_cast<long>(i) + 1, base.end());
+          cand.insert(cand.end(), base.begin() + static_cast<long>(i) + 1,
+                      base.end());
         }
         ReplayStrategy replay(cand);
         RunResult r = e.RunOnce(sc, replay, best.seed, true);
@@ -125,8 +136,9 @@ RunResult MinimiseByReplay(Explorer& e, const Scenario& sc, const RunResult& fai
 
 }  // namespace
 
-CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
-                            double seconds, std::ostream* progress) {
+CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
+                            const VerifyOptions& opt, double seconds,
+                            std::ostream* progress) {
   CellResult cell;
   auto start = std::chrono::steady_clock::now();
   Explorer explorer;
@@ -142,21 +154,29 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     eo.por = opt.por;
     eo.iterative = opt.iterative;
     const RunSpec spec = sc;
-    auto strategy = std::make_unique<EnabledOnly>(MakeStrategy(eo, spec.footprint));
-    long per = opt.budget > 0 ? (opt.budget + static_cast<long>(scenarios.size()) - 1 - static_cast<long>(si)) /
-                                    static_cast<long>(scenarios.size())
-                              : (1L << 40);
+    auto strategy =
+        std::make_unique<EnabledOnly>(MakeStrategy(eo, spec.footprint));
+    long per = opt.budget > 0
+                   ? (opt.budget + static_cast<long>(scenarios.size()) - 1 -
+                      static_cast<long>(si)) /
+                         static_cast<long>(scenarios.size())
+                   : (1L << 40);
     // Collecting classes by time: the last quarter of the cell's time
     // minimises them.
     const double explore = opt.all_classes ? seconds * 0.75 : seconds;
-    double until = explore * static_cast<double>(si + 1) / static_cast<double>(scenarios.size());
+    double until = explore * static_cast<double>(si + 1) /
+                   static_cast<double>(scenarios.size());
     bool more = true;
     for (long run = 0; run < per && more; run++) {
-      uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
+      uint64_t seed =
+          exhaustive ? opt.seed
+                     : Rng::Mix(opt.seed, static_cast<uint64_t>(cell.runs));
       RunResult r = explorer.RunOnce(spec, *strategy, seed, true);
       cell.runs++;
-      if (r.pruned) cell.pruned++;
-      else seen.insert(Hash(r.choices) ^ si);
+      if (r.pruned)
+        cell.pruned++;
+      else
+        seen.insert(Hash(r.choices) ^ si);
       more = r.more;
       if (r.failed() && opt.all_classes) {
         if (!cell.found) {
@@ -167,7 +187,8 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
         }
         for (const Report& rep : r.reports) {
           bool known = false;
-          for (const auto& c : cell.classes) known |= ClassKey(c.failure.report) == ClassKey(rep);
+          for (const auto& c : cell.classes)
+            known |= ClassKey(c.failure.report) == ClassKey(rep);
           if (known) continue;
           ClassFinding f;
           f.scenario = sc.name;
@@ -184,18 +205,22 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
         cell.scenario = sc.name;
         cell.failure = r;
         cell.minimised = opt.minimise
-                             ? MinimiseByReplay(explorer, sc, cell.failure, opt.minimise_budget)
+                             ? MinimiseByReplay(explorer, sc, cell.failure,
+                                                opt.minimise_budget)
                              : cell.failure;
         cell.distinct = static_cast<long>(seen.size());
         cell.seconds = Since(start);
         return cell;
       }
-      if (progress != nullptr && (cell.runs & 1023) == 0 && Since(start) > next_progress) {
+      if (progress != nullptr && (cell.runs & 1023) == 0 &&
+          Since(start) > next_progress) {
         next_progress += 30;
-        *progress << "  " << sc.name << ": " << cell.runs << " runs (" << cell.pruned
-                  << " pruned), " << static_cast<long>(Since(start)) << " s";
+        *progress << "  " << sc.name << ": " << cell.runs << " runs ("
+                  << cell.pruned << " pruned), "
+                  << static_cast<long>(Since(start)) << " s";
         if (const auto* ex = strategy->Exhaustive())
-          *progress << ", bound " << ex->level() << " of " << opt.preemption_bound;
+          *progress << ", bound " << ex->level() << " of "
+                    << opt.preemption_bound;
         *progress << "\n";
         progress->flush();
       }
@@ -203,19 +228,22 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
     }
     if (exhaustive && !more) cell.exhausted = true;
   }
-  const auto end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                               std::chrono::duration<double>(seconds));
+  const auto end =
+      start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(seconds));
   for (size_t i = 0; i < cell.classes.size(); i++) {
     ClassFinding& f = cell.classes[i];
     // By time, each class gets an equal share of what is left.
     auto deadline = std::chrono::steady_clock::time_point::max();
     if (opt.budget == 0)
       deadline = std::chrono::steady_clock::now() +
-                 (end - std::chrono::steady_clock::now()) / static_cast<long>(cell.classes.size() - i);
+                 (end - std::chrono::steady_clock::now()) /
+                     static_cast<long>(cell.classes.size() - i);
     for (const auto& sc : scenarios) {
       if (sc.name != f.scenario) continue;
       f.minimised = opt.minimise
-                        ? MinimiseByReplay(explorer, sc, f.failure, opt.minimise_budget, deadline)
+                        ? MinimiseByReplay(explorer, sc, f.failure,
+                                           opt.minimise_budget, deadline)
                         : f.failure;
     }
   }
@@ -231,28 +259,34 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const Verify
 StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
   auto image = ImageFor(opt.image);
   if (!image.ok()) return image.status();
-  std::vector<std::string> variants = opt.variants, decomps = opt.decomps, workloads = opt.workloads;
+  std::vector<std::string> variants = opt.variants, decomps = opt.decomps,
+                           workloads = opt.workloads;
   if (variants.empty())
     for (const auto* v : AllReadPaths()) variants.push_back(v->name);
   if (decomps.empty())
     for (const auto* d : AllDecompressors()) decomps.push_back(d->name);
   if (workloads.empty()) workloads = DefaultWorkloads();
   std::vector<std::string> kernels = opt.kernels;
-  if (kernels.empty()) kernels = opt.all_classes ? std::vector<std::string>{"debug", "prod"}
-                                                 : std::vector<std::string>{"debug"};
+  if (kernels.empty())
+    kernels = opt.all_classes ? std::vector<std::string>{"debug", "prod"}
+                              : std::vector<std::string>{"debug"};
   for (const auto& k : kernels)
-    if (k != "debug" && k != "prod") return Status::InvalidArgument("unknown kernel " + k);
-  if (opt.strategy != "pct" && opt.strategy != "random" && opt.strategy != "exhaustive")
+    if (k != "debug" && k != "prod")
+      return Status::InvalidArgument("unknown kernel " + k);
+  if (opt.strategy != "pct" && opt.strategy != "random" &&
+      opt.strategy != "exhaustive")
     return Status::InvalidArgument("unknown strategy " + opt.strategy);
   VerifyResult res;
   auto start = std::chrono::steady_clock::now();
-  double per_cell = opt.seconds / static_cast<double>(variants.size() * decomps.size());
+  double per_cell =
+      opt.seconds / static_cast<double>(variants.size() * decomps.size());
   for (const auto& v : variants) {
     for (const auto& d : decomps) {
       std::vector<Scenario> scs;
       for (const auto& kernel : kernels) {
         for (const auto& w : workloads) {
-          ScenarioSpec spec{v, d, w, opt.faults, opt.device, kernel == "prod" ? "prod" : ""};
+          ScenarioSpec spec{
+              v, d, w, opt.faults, opt.device, kernel == "prod" ? "prod" : ""};
           auto sc = MakeScenario(spec, image.value());
           if (!sc.ok()) return sc.status();
           scs.push_back(std::move(sc).value());
@@ -263,7 +297,9 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
       cell.decomp = d;
       if (log) {
         *log << v << " x " << d << ": " << cell.runs << " schedules, "
-             << (cell.found ? cell.minimised.report.title : std::string("clean")) << "\n";
+             << (cell.found ? cell.minimised.report.title
+                            : std::string("clean"))
+             << "\n";
         log->flush();
       }
       res.cells.push_back(std::move(cell));
@@ -276,19 +312,24 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
 std::string FormatTable(const VerifyResult& r) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-19s %-17s %9s %9s %4s %8s  %s\n", "variant", "decompressor",
-                "schedules", "distinct", "viol", "to-first", "verdict");
+  std::snprintf(line, sizeof line, "%-19s %-17s %9s %9s %4s %8s  %s\n",
+                "variant", "decompressor", "schedules", "distinct", "viol",
+                "to-first", "verdict");
   out += line;
   for (const auto& c : r.cells) {
-    std::string verdict = c.found ? c.minimised.report.title : (c.exhausted ? "clean (exhausted)" : "clean");
-    if (c.pruned > 0) verdict += " [" + std::to_string(c.pruned) + " runs pruned]";
+    std::string verdict = c.found
+                              ? c.minimised.report.title
+                              : (c.exhausted ? "clean (exhausted)" : "clean");
+    if (c.pruned > 0)
+      verdict += " [" + std::to_string(c.pruned) + " runs pruned]";
     std::string first = c.found ? std::to_string(c.first_failing_run) : "-";
-    std::snprintf(line, sizeof line, "%-19s %-17s %9ld %9ld %4d %8s  %s\n", c.variant.c_str(),
-                  c.decomp.c_str(), c.runs, c.distinct, c.found ? 1 : 0, first.c_str(),
-                  verdict.c_str());
+    std::snprintf(line, sizeof line, "%-19s %-17s %9ld %9ld %4d %8s  %s\n",
+                  c.variant.c_str(), c.decomp.c_str(), c.runs, c.distinct,
+                  c.found ? 1 : 0, first.c_str(), verdict.c_str());
     out += line;
   }
-  std::snprintf(line, sizeof line, "(%zu cells, %.1f s)\n", r.cells.size(), r.seconds);
+  std::snprintf(line, sizeof line, "(%zu cells, %.1f s)\n", r.cells.size(),
+                r.seconds);
   out += line;
   return out;
 }
@@ -300,19 +341,23 @@ std::string FormatFailures(const VerifyResult& r) {
     if (!c.classes.empty()) {
       for (const auto& f : c.classes) {
         const RunResult& m = f.minimised;
-        out += "==== " + c.variant + " x " + c.decomp + ": " + ReportKindName(m.report.kind) + " ====\n";
+        out += "==== " + c.variant + " x " + c.decomp + ": " +
+               ReportKindName(m.report.kind) + " ====\n";
         out += m.report.ToString();
         out += "scenario: " + f.scenario + "\n";
-        out += "first found after " + std::to_string(f.first_run) + " schedules (" +
-               std::to_string(f.seconds) + " s) by " + f.failure.strategy + "\n";
+        out += "first found after " + std::to_string(f.first_run) +
+               " schedules (" + std::to_string(f.seconds) + " s) by " +
+               f.failure.strategy + "\n";
         out += "replay token: " + f.failure.Token(f.scenario).ToString() + "\n";
-        out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
-               std::to_string(m.steps) + " steps" +
-               (m.report.step >= 0 ? " (the report at step " + std::to_string(m.report.step) + ")"
+        out += "minimised: " + std::to_string(m.preemptions) +
+               " preemptions, " + std::to_string(m.steps) + " steps" +
+               (m.report.step >= 0 ? " (the report at step " +
+                                         std::to_string(m.report.step) + ")"
                                    : std::string()) +
                "; token: " + m.Token(f.scenario).ToString() + "\n";
         out += RunReportsLine(m);
-        out += FtraceToReport(m, "minimised schedule of " + f.scenario + ", up to the report");
+        out += FtraceToReport(
+            m, "minimised schedule of " + f.scenario + ", up to the report");
         out += "\n";
       }
       continue;
@@ -321,19 +366,23 @@ std::string FormatFailures(const VerifyResult& r) {
     out += "==== " + c.variant + " x " + c.decomp + " ====\n";
     out += m.report.ToString();
     out += "scenario: " + c.scenario + "\n";
-    out += "found after " + std::to_string(c.first_failing_run) + " schedules (" +
-           std::to_string(c.seconds_to_first) + " s) by " + c.failure.strategy + "\n";
+    out += "found after " + std::to_string(c.first_failing_run) +
+           " schedules (" + std::to_string(c.seconds_to_first) + " s) by " +
+           c.failure.strategy + "\n";
     out += "replay token: " + c.failure.Token(c.scenario).ToString() + "\n";
     out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
-           std::to_string(m.steps) + " steps; token: " + m.Token(c.scenario).ToString() + "\n";
+           std::to_string(m.steps) +
+           " steps; token: " + m.Token(c.scenario).ToString() + "\n";
     out += RunReportsLine(m);
-    out += FtraceToReport(m, "minimised schedule of " + c.scenario + ", up to the report");
+    out += FtraceToReport(
+        m, "minimised schedule of " + c.scenario + ", up to the report");
     out += "\n";
   }
   return out;
 }
 
-StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace) {
+StatusOr<RunResult> Repro(const std::string& token, const std::string& image,
+                          bool trace) {
   auto t = ReplayToken::Parse(token);
   if (!t.ok()) return t.status();
   auto spec = ScenarioSpec::Parse(t.value().scenario);

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "model/sched/explorer.h"
 #include "harness/scenarios.h"
+#include "model/sched/explorer.h"
 
 namespace squashlab {
 
@@ -25,13 +25,13 @@ struct VerifyOptions {
   std::string image;                   // empty: the embedded image
   std::string strategy = "pct";        // pct | random | exhaustive
   int pct_depth = 3;
-  int preemption_bound = 2;            // exhaustive
-  bool por = true;                     // exhaustive: partial-order reduction
-  bool iterative = true;               // exhaustive: bound 0, then 1, ... up to the bound
-  long budget = 0;                     // runs per cell; 0: until the time
-  double seconds = 40;                 // the whole job's time (when budget 0)
-  std::string faults;                  // "", eio, reada, bitflip (or a FaultPlan on a device)
-  std::string device;                  // "": RAM disk; else an hw_emul profile[,bs=N]
+  int preemption_bound = 2;  // exhaustive
+  bool por = true;           // exhaustive: partial-order reduction
+  bool iterative = true;     // exhaustive: bound 0, then 1, ... up to the bound
+  long budget = 0;           // runs per cell; 0: until the time
+  double seconds = 40;       // the whole job's time (when budget 0)
+  std::string faults;  // "", eio, reada, bitflip (or a FaultPlan on a device)
+  std::string device;  // "": RAM disk; else an hw_emul profile[,bs=N]
   // "debug" (KASAN, poisoning, DEBUG_VM) and/or "prod" (a production slab:
   // freed objects reused, the consequences play out). Empty: debug, or
   // both with all_classes.
@@ -51,7 +51,7 @@ struct VerifyOptions {
 // failure.report and minimised.report are that class's report.
 struct ClassFinding {
   std::string scenario;
-  long first_run = -1;          // schedules explored up to and including it
+  long first_run = -1;  // schedules explored up to and including it
   double seconds = 0;
   RunResult failure;
   RunResult minimised;
@@ -60,16 +60,16 @@ struct ClassFinding {
 struct CellResult {
   std::string variant, decomp;
   long runs = 0;
-  long distinct = 0;            // distinct schedules (choice sequences)
-  long pruned = 0;              // of the runs, abandoned by partial-order reduction
-  bool exhausted = false;       // exhaustive walked its whole space
+  long distinct = 0;       // distinct schedules (choice sequences)
+  long pruned = 0;         // of the runs, abandoned by partial-order reduction
+  bool exhausted = false;  // exhaustive walked its whole space
   bool found = false;
   long first_failing_run = -1;  // runs before detection
   double seconds = 0;
   double seconds_to_first = 0;
-  std::string scenario;         // of the failure
-  RunResult failure;            // as found
-  RunResult minimised;          // with its trace
+  std::string scenario;               // of the failure
+  RunResult failure;                  // as found
+  RunResult minimised;                // with its trace
   std::vector<ClassFinding> classes;  // with VerifyOptions::all_classes
 };
 
@@ -89,15 +89,17 @@ std::string FormatFailures(const VerifyResult& r);
 // (the exhaustive reduction depends on them).
 // `progress`: if set, a line every 30 s of a long cell (runs so far, pruned,
 // the exhaustive search's current bound).
-CellResult ExploreScenarios(const std::vector<Scenario>& scenarios, const VerifyOptions& opt,
-                            double seconds, std::ostream* progress = nullptr);
+CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
+                            const VerifyOptions& opt, double seconds,
+                            std::ostream* progress = nullptr);
 
 // The run's schedule up to the report it stands for (a run goes on after a
 // warning), as an ftrace-like listing.
 std::string FtraceUpToReport(const RunResult& r, const std::string& header);
 
 // Replays a token (its scenario over the embedded image, or `image`).
-StatusOr<RunResult> Repro(const std::string& token, const std::string& image, bool trace);
+StatusOr<RunResult> Repro(const std::string& token, const std::string& image,
+                          bool trace);
 
 }  // namespace squashlab
 

@@ -8,9 +8,8 @@
 #include <map>
 #include <string>
 
-#include "model/base/rng.h"
-
 #include "harness/verify.h"
+#include "model/base/rng.h"
 
 int main(int argc, char** argv) {
   using namespace squashlab;
@@ -37,7 +36,8 @@ int main(int argc, char** argv) {
     auto st = MakeRandomStrategy();
     RunResult one = e.RunOnce(sc.value(), *st, 1, true);
     std::printf("first run: %ld steps, %zu tasks, completed=%d %s\n", one.steps,
-                one.trace.task_names.size(), one.completed, one.report.title.c_str());
+                one.trace.task_names.size(), one.completed,
+                one.report.title.c_str());
   }
   if (std::getenv("TALLY")) {
     std::map<std::string, long> tally;
@@ -75,15 +75,19 @@ int main(int argc, char** argv) {
       // The median over all seeds; a seed that never found the class counts
       // as more than the budget (reported as ">budget" when it decides).
       size_t mid = static_cast<size_t>(seeds) / 2;
-      std::string med = mid < v.size() ? std::to_string(v[mid]) : ">" + std::to_string(opt.budget);
+      std::string med = mid < v.size() ? std::to_string(v[mid])
+                                       : ">" + std::to_string(opt.budget);
       std::string sec = mid < t.size() ? std::to_string(t[mid]) : "-";
-      std::printf("%-7s found in %2zu/%d seeds; median %s schedules, %s s  %s\n",
-                  opt.strategy.c_str(), v.size(), seeds, med.c_str(), sec.c_str(), k.c_str());
+      std::printf(
+          "%-7s found in %2zu/%d seeds; median %s schedules, %s s  %s\n",
+          opt.strategy.c_str(), v.size(), seeds, med.c_str(), sec.c_str(),
+          k.c_str());
     }
     return 0;
   }
   CellResult c = ExploreScenarios({sc.value()}, opt, 0);
-  std::printf("%ld runs, %ld distinct, %.2f s, found=%d\n", c.runs, c.distinct, c.seconds, c.found);
+  std::printf("%ld runs, %ld distinct, %.2f s, found=%d\n", c.runs, c.distinct,
+              c.seconds, c.found);
   if (c.found) {
     VerifyResult r;
     c.variant = spec.value().variant;

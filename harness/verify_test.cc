@@ -4,11 +4,11 @@
 // default scenarios, with and without fault plans; async-2013 is caught,
 // through the generic checks, in each failure class (the test passes when
 // the bug is found); replay tokens reproduce their report.
+#include "harness/verify.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
-
-#include "harness/verify.h"
 
 namespace squashlab {
 namespace {
@@ -23,19 +23,23 @@ std::vector<Scenario> Scenarios(const std::string& v, const std::string& d,
                                 const std::vector<std::string>& workloads,
                                 const std::string& faults = "",
                                 std::shared_ptr<const ImageModel> img = nullptr,
-                                const std::string& device = "", const std::string& kernel = "") {
+                                const std::string& device = "",
+                                const std::string& kernel = "") {
   std::vector<Scenario> out;
   for (const auto& w : workloads) {
-    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device, kernel}, img ? img : Image());
+    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device, kernel},
+                           img ? img : Image());
     EXPECT_TRUE(sc.ok()) << sc.status().ToString();
     out.push_back(sc.value());
   }
   return out;
 }
 
-const std::vector<std::string> kCorrect = {"sync-3.13", "file-cache-3.13", "async-fixed",
-                                           "readpages-cache", "readahead-mainline"};
-const std::vector<std::string> kDecomps = {"single", "multi", "percpu", "percpu-locallock"};
+const std::vector<std::string> kCorrect = {"sync-3.13", "file-cache-3.13",
+                                           "async-fixed", "readpages-cache",
+                                           "readahead-mainline"};
+const std::vector<std::string> kDecomps = {"single", "multi", "percpu",
+                                           "percpu-locallock"};
 
 TEST(Verify, EmbeddedImageHasTheScenarioFiles) {
   auto img = Image();
@@ -55,13 +59,16 @@ TEST(Verify, EmbeddedImageHasTheScenarioFiles) {
 
 TEST(Verify, OracleCatchesWrongBytes) {
   ImageModel bad = *Image();
-  for (auto& f : bad.files) f.content[f.content.size() / 2] ^= 1;  // what a broken read returns
+  for (auto& f : bad.files)
+    f.content[f.content.size() / 2] ^= 1;  // what a broken read returns
   auto img = std::make_shared<const ImageModel>(bad);
   VerifyOptions opt;
   opt.budget = 3;
-  CellResult c = ExploreScenarios(Scenarios("sync-3.13", "single", {"dd"}, "", img), opt, 0);
+  CellResult c = ExploreScenarios(
+      Scenarios("sync-3.13", "single", {"dd"}, "", img), opt, 0);
   ASSERT_TRUE(c.found);
-  EXPECT_EQ(c.failure.report.kind, ReportKind::kWrongData) << c.failure.report.ToString();
+  EXPECT_EQ(c.failure.report.kind, ReportKind::kWrongData)
+      << c.failure.report.ToString();
 }
 
 TEST(Verify, CorrectVariantsAreCleanOnTheDefaultScenarios) {
@@ -69,8 +76,10 @@ TEST(Verify, CorrectVariantsAreCleanOnTheDefaultScenarios) {
   opt.budget = 400;
   for (const auto& v : kCorrect) {
     for (const auto& d : kDecomps) {
-      CellResult c = ExploreScenarios(Scenarios(v, d, DefaultWorkloads()), opt, 0);
-      EXPECT_FALSE(c.found) << v << " x " << d << "\n" << c.minimised.report.ToString();
+      CellResult c =
+          ExploreScenarios(Scenarios(v, d, DefaultWorkloads()), opt, 0);
+      EXPECT_FALSE(c.found) << v << " x " << d << "\n"
+                            << c.minimised.report.ToString();
       EXPECT_EQ(c.runs, 400);
     }
   }
@@ -81,9 +90,10 @@ TEST(Verify, CorrectVariantsReturnTheBytesOrEioUnderFaults) {
   opt.budget = 150;
   for (const auto& faults : FaultPlans()) {
     for (const auto& v : kCorrect) {
-      CellResult c =
-          ExploreScenarios(Scenarios(v, "single", {"dd2", "rand", "reclaim"}, faults), opt, 0);
-      EXPECT_FALSE(c.found) << v << " / " << faults << "\n" << c.minimised.report.ToString();
+      CellResult c = ExploreScenarios(
+          Scenarios(v, "single", {"dd2", "rand", "reclaim"}, faults), opt, 0);
+      EXPECT_FALSE(c.found) << v << " / " << faults << "\n"
+                            << c.minimised.report.ToString();
     }
   }
 }
@@ -93,12 +103,14 @@ TEST(Verify, RandomStrategyAgreesOnTheCorrectVariants) {
   opt.budget = 100;
   opt.strategy = "random";
   for (const auto& v : kCorrect) {
-    CellResult c = ExploreScenarios(Scenarios(v, "multi", {"dd2", "ddx2", "pair"}), opt, 0);
+    CellResult c = ExploreScenarios(
+        Scenarios(v, "multi", {"dd2", "ddx2", "pair"}), opt, 0);
     EXPECT_FALSE(c.found) << v << "\n" << c.minimised.report.ToString();
   }
 }
 
-bool HasClass(const CellResult& c, ReportKind kind, const std::string& in_title = "",
+bool HasClass(const CellResult& c, ReportKind kind,
+              const std::string& in_title = "",
               const std::string& task_prefix = "") {
   for (const auto& f : c.classes) {
     const Report& r = f.failure.report;
@@ -123,19 +135,23 @@ TEST(Verify, Async2013IsCaughtInEveryClass) {
   opt.all_classes = true;
   opt.minimise_budget = 40;
   auto scenarios = Scenarios("async-2013", "single", {"rand"});
-  for (auto& sc : Scenarios("async-2013", "single", {"rand"}, "", nullptr, "", "prod"))
+  for (auto& sc :
+       Scenarios("async-2013", "single", {"rand"}, "", nullptr, "", "prod"))
     scenarios.push_back(sc);
   CellResult c = ExploreScenarios(scenarios, opt, 0);
   for (const auto& f : c.classes) {
     EXPECT_TRUE(f.minimised.failed());
-    EXPECT_TRUE(f.minimised.report.SameAs(f.failure.report)) << f.minimised.report.ToString();
+    EXPECT_TRUE(f.minimised.report.SameAs(f.failure.report))
+        << f.minimised.report.ToString();
     EXPECT_LE(f.minimised.preemptions, f.failure.preemptions);
   }
   EXPECT_TRUE(HasClass(c, ReportKind::kHungTask));
   EXPECT_TRUE(HasClass(c, ReportKind::kBrelseFreeBuffer, "", "kworker"));
   EXPECT_TRUE(HasClass(c, ReportKind::kBadPageState, "", "kworker"));
-  EXPECT_TRUE(HasClass(c, ReportKind::kNullDereference, "in buffer_uptodate", "irq"));
-  EXPECT_TRUE(HasClass(c, ReportKind::kNullDereference, "in zlib_uncompress", "kworker"));
+  EXPECT_TRUE(
+      HasClass(c, ReportKind::kNullDereference, "in buffer_uptodate", "irq"));
+  EXPECT_TRUE(HasClass(c, ReportKind::kNullDereference, "in zlib_uncompress",
+                       "kworker"));
   EXPECT_TRUE(HasClass(c, ReportKind::kUseAfterFree));
   // Freed memory is checked only on the debug kernel; DEBUG_VM's checks
   // are warnings only on the production one.
@@ -158,14 +174,17 @@ TEST(Verify, ClassesBehindAWarningReplay) {
   opt.strategy = "random";
   opt.all_classes = true;
   opt.minimise_budget = 30;
-  CellResult c =
-      ExploreScenarios(Scenarios("async-2013", "single", {"rand"}, "", nullptr, "", "prod"), opt, 0);
+  CellResult c = ExploreScenarios(
+      Scenarios("async-2013", "single", {"rand"}, "", nullptr, "", "prod"), opt,
+      0);
   const ClassFinding* bad = nullptr;
   for (const auto& f : c.classes)
     if (f.failure.report.kind == ReportKind::kBadPageState) bad = &f;
   ASSERT_NE(bad, nullptr);
-  EXPECT_NE(bad->failure.reports.front().kind, ReportKind::kBadPageState);  // not the first
-  auto replay = Repro(bad->minimised.Token(bad->scenario).ToString(), "", false);
+  EXPECT_NE(bad->failure.reports.front().kind,
+            ReportKind::kBadPageState);  // not the first
+  auto replay =
+      Repro(bad->minimised.Token(bad->scenario).ToString(), "", false);
   ASSERT_TRUE(replay.ok()) << replay.status().ToString();
   EXPECT_TRUE(replay.value().Focus(bad->failure.report));
 }
@@ -175,12 +194,14 @@ TEST(Verify, ClassesBehindAWarningReplay) {
 TEST(Verify, Async2013HangsAfterAnIoError) {
   VerifyOptions opt;
   opt.budget = 50;
-  CellResult c = ExploreScenarios(Scenarios("async-2013", "single", {"dd"}, "eio"), opt, 0);
+  CellResult c = ExploreScenarios(
+      Scenarios("async-2013", "single", {"dd"}, "eio"), opt, 0);
   ASSERT_TRUE(c.found);
   EXPECT_EQ(c.minimised.report.kind, ReportKind::kHungTask);
   EXPECT_EQ(c.minimised.preemptions, 0);
   // The same plan on the synchronous read path: EIO to the reader, no hang.
-  CellResult s = ExploreScenarios(Scenarios("sync-3.13", "single", {"dd"}, "eio"), opt, 0);
+  CellResult s =
+      ExploreScenarios(Scenarios("sync-3.13", "single", {"dd"}, "eio"), opt, 0);
   EXPECT_FALSE(s.found) << s.minimised.report.ToString();
 }
 
@@ -191,33 +212,42 @@ TEST(Verify, Async2013HangsAfterAnIoError) {
 TEST(Verify, VariantsOnEmulatedDevices) {
   VerifyOptions opt;
   opt.budget = 60;
-  for (const std::string dev : {"emmc-hs200", "usb-stick,bs=4096", "nvme,bs=512"}) {
+  for (const std::string dev :
+       {"emmc-hs200", "usb-stick,bs=4096", "nvme,bs=512"}) {
     for (const auto& v : kCorrect) {
-      CellResult c = ExploreScenarios(Scenarios(v, "multi", {"dd2", "ddx2"}, "", nullptr, dev), opt, 0);
-      EXPECT_FALSE(c.found) << v << " on " << dev << "\n" << c.minimised.report.ToString();
+      CellResult c = ExploreScenarios(
+          Scenarios(v, "multi", {"dd2", "ddx2"}, "", nullptr, dev), opt, 0);
+      EXPECT_FALSE(c.found) << v << " on " << dev << "\n"
+                            << c.minimised.report.ToString();
       CellResult f = ExploreScenarios(
-          Scenarios(v, "single", {"rand"}, "eio=0.2;reada_drop=0.3;short=0.1", nullptr, dev), opt, 0);
+          Scenarios(v, "single", {"rand"}, "eio=0.2;reada_drop=0.3;short=0.1",
+                    nullptr, dev),
+          opt, 0);
       EXPECT_FALSE(f.found) << v << " on " << dev << " with faults\n"
                             << f.minimised.report.ToString();
       // Late and reordered completions fail nothing: EIO would be a bug here.
       CellResult d = ExploreScenarios(
-          Scenarios(v, "single", {"dd2"}, "delay=0.5;delay_us=300;reorder=0.5", nullptr, dev), opt, 0);
+          Scenarios(v, "single", {"dd2"}, "delay=0.5;delay_us=300;reorder=0.5",
+                    nullptr, dev),
+          opt, 0);
       EXPECT_FALSE(d.found) << v << " on " << dev << " with delays\n"
                             << d.minimised.report.ToString();
     }
   }
   opt.budget = 400;
-  CellResult bad =
-      ExploreScenarios(Scenarios("async-2013", "single", {"dd2"}, "", nullptr, "emmc-hs200"), opt, 0);
+  CellResult bad = ExploreScenarios(
+      Scenarios("async-2013", "single", {"dd2"}, "", nullptr, "emmc-hs200"),
+      opt, 0);
   EXPECT_TRUE(bad.found);
 }
 
 TEST(Verify, ScenarioNamesRoundTripWithDevices) {
-  for (const ScenarioSpec& s : {ScenarioSpec{"sync-3.13", "single", "dd", "", "", ""},
-                                ScenarioSpec{"sync-3.13", "multi", "dd", "eio", "", ""},
-                                ScenarioSpec{"async-fixed", "single", "rand", "", "emmc-hs200", ""},
-                                ScenarioSpec{"async-fixed", "single", "rand", "eio@sector=40;seed=3",
-                                             "nvme,bs=4096", "prod"}}) {
+  for (const ScenarioSpec& s :
+       {ScenarioSpec{"sync-3.13", "single", "dd", "", "", ""},
+        ScenarioSpec{"sync-3.13", "multi", "dd", "eio", "", ""},
+        ScenarioSpec{"async-fixed", "single", "rand", "", "emmc-hs200", ""},
+        ScenarioSpec{"async-fixed", "single", "rand", "eio@sector=40;seed=3",
+                     "nvme,bs=4096", "prod"}}) {
     auto p = ScenarioSpec::Parse(s.Name());
     ASSERT_TRUE(p.ok()) << s.Name();
     EXPECT_EQ(p.value().Name(), s.Name());
@@ -225,22 +255,35 @@ TEST(Verify, ScenarioNamesRoundTripWithDevices) {
     EXPECT_EQ(p.value().faults, s.faults);
     EXPECT_TRUE(MakeScenario(p.value(), Image()).ok()) << s.Name();
   }
-  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "", "floppy", ""}, Image()).ok());
   EXPECT_FALSE(
-      MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "", "nvme,bs=2048", ""}, Image()).ok());
-  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=2", "nvme", ""}, Image()).ok());
-  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=0.1", "", ""}, Image()).ok());
+      MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "", "floppy", ""},
+                   Image())
+          .ok());
+  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "",
+                                         "nvme,bs=2048", ""},
+                            Image())
+                   .ok());
+  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=2",
+                                         "nvme", ""},
+                            Image())
+                   .ok());
+  EXPECT_FALSE(
+      MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=0.1", "", ""},
+                   Image())
+          .ok());
 }
 
 TEST(Verify, TokensReproduceTheirReport) {
   VerifyOptions opt;
   opt.budget = 200;
-  CellResult c = ExploreScenarios(Scenarios("async-2013", "percpu", {"dd2"}), opt, 0);
+  CellResult c =
+      ExploreScenarios(Scenarios("async-2013", "percpu", {"dd2"}), opt, 0);
   ASSERT_TRUE(c.found);
   for (const RunResult* r : {&c.failure, &c.minimised}) {
     auto replay = Repro(r->Token(c.scenario).ToString(), "", true);
     ASSERT_TRUE(replay.ok()) << replay.status().ToString();
-    EXPECT_TRUE(replay.value().report.SameAs(r->report)) << replay.value().report.ToString();
+    EXPECT_TRUE(replay.value().report.SameAs(r->report))
+        << replay.value().report.ToString();
     EXPECT_FALSE(replay.value().trace.events.empty());
   }
 }
@@ -256,7 +299,8 @@ TEST(Verify, JobTableNamesEveryCell) {
   std::string table = FormatTable(r.value());
   EXPECT_NE(table.find("sync-3.13"), std::string::npos);
   EXPECT_NE(table.find("clean"), std::string::npos);
-  EXPECT_NE(table.find("blocked for more than 120 seconds"), std::string::npos) << table;
+  EXPECT_NE(table.find("blocked for more than 120 seconds"), std::string::npos)
+      << table;
   VerifyOptions bad;
   bad.variants = {"no-such"};
   EXPECT_FALSE(RunVerify(bad, nullptr).ok());

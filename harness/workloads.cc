@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "model/base/rng.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
 #include "model/mm/filemap_read.h"
-#include "model/base/rng.h"
 #include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
 
@@ -17,34 +17,42 @@ namespace squashlab {
 namespace {
 
 // One read through the MM, checked against the oracle.
-bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len, bool eio_allowed,
-                 std::vector<char>& buf) {
+bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
+                 bool eio_allowed, std::vector<char>& buf) {
   Kernel& k = Kernel::Current();
   buf.assign(len, 0);
   int64_t ppos = static_cast<int64_t>(pos);
   long got = generic_file_read(f, buf.data(), len, &ppos);
   if (got < 0) {
     if (eio_allowed) return false;
-    k.Bug(ReportKind::kWrongData, "squashlab: read returned EIO with no fault injected",
+    k.Bug(ReportKind::kWrongData,
+          "squashlab: read returned EIO with no fault injected",
           "read(" + oracle->name + ", offset " + std::to_string(pos) + ", " +
               std::to_string(len) + ") = " + std::to_string(got));
   }
   uint64_t size = oracle->content.size();
-  size_t want = pos >= size ? 0 : static_cast<size_t>(std::min<uint64_t>(len, size - pos));
-  if (static_cast<size_t>(got) != want && !(eio_allowed && static_cast<size_t>(got) < want))
+  size_t want = pos >= size
+                    ? 0
+                    : static_cast<size_t>(std::min<uint64_t>(len, size - pos));
+  if (static_cast<size_t>(got) != want &&
+      !(eio_allowed && static_cast<size_t>(got) < want))
     k.Bug(ReportKind::kWrongData, "squashlab: read returned a wrong count",
-          "read(" + oracle->name + ", offset " + std::to_string(pos) + ", " + std::to_string(len) +
-              ") = " + std::to_string(got) + ", want " + std::to_string(want));
+          "read(" + oracle->name + ", offset " + std::to_string(pos) + ", " +
+              std::to_string(len) + ") = " + std::to_string(got) + ", want " +
+              std::to_string(want));
   for (size_t i = 0; i < static_cast<size_t>(got); i++) {
     if (buf[i] != oracle->content[pos + i]) {
       char body[200];
       std::snprintf(body, sizeof body,
-                    "read(%s) at offset %llu: byte 0x%02x, the image holds 0x%02x (page %llu)",
-                    oracle->name.c_str(), static_cast<unsigned long long>(pos + i),
+                    "read(%s) at offset %llu: byte 0x%02x, the image holds "
+                    "0x%02x (page %llu)",
+                    oracle->name.c_str(),
+                    static_cast<unsigned long long>(pos + i),
                     static_cast<unsigned char>(buf[i]),
                     static_cast<unsigned char>(oracle->content[pos + i]),
                     static_cast<unsigned long long>((pos + i) >> 12));
-      k.Bug(ReportKind::kWrongData, "squashlab: read returned wrong bytes", body);
+      k.Bug(ReportKind::kWrongData, "squashlab: read returned wrong bytes",
+            body);
     }
   }
   return static_cast<size_t>(got) == want;
@@ -60,7 +68,8 @@ TaskSpec Spec(const std::string& comm, int cpu) {
 
 }  // namespace
 
-void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle, const ReaderOptions& opt) {
+void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle,
+              const ReaderOptions& opt) {
   TaskSpec s = Spec(opt.comm, opt.cpu);
   s.body = [ino, oracle, opt] {
     file* f = open_file(ino, opt.ra_pages);
@@ -68,14 +77,15 @@ void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle, const ReaderOption
     uint64_t end = std::min<uint64_t>(opt.end, oracle->content.size());
     for (uint64_t pos = opt.start; pos < end; pos += opt.bs) {
       size_t len = static_cast<size_t>(std::min<uint64_t>(opt.bs, end - pos));
-      if (!CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf)) return;  // dd stops at EIO
+      if (!CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf))
+        return;  // dd stops at EIO
     }
   };
   k.Spawn(std::move(s));
 }
 
-void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle, const ReaderOptions& opt,
-                         int reads, uint64_t salt) {
+void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
+                         const ReaderOptions& opt, int reads, uint64_t salt) {
   uint64_t seed = Rng::Mix(k.config().seed, salt);
   TaskSpec s = Spec(opt.comm, opt.cpu);
   s.body = [ino, oracle, opt, reads, seed] {
@@ -95,7 +105,8 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle, const R
 void spawn_reclaim(Kernel& k, inode* ino, int rounds) {
   TaskSpec s = Spec("kswapd0", -1);
   s.body = [ino, rounds] {
-    for (int r = 0; r < rounds; r++) invalidate_mapping_pages(ino->i_mapping, 0, ~0UL);
+    for (int r = 0; r < rounds; r++)
+      invalidate_mapping_pages(ino->i_mapping, 0, ~0UL);
   };
   k.Spawn(std::move(s));
 }

@@ -29,10 +29,11 @@ struct ReaderOptions {
 };
 
 // dd if=FILE bs=BS skip..count: sequential reads from start to end.
-void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle, const ReaderOptions& opt);
+void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle,
+              const ReaderOptions& opt);
 // `reads` reads of opt.bs bytes at offsets drawn from the run's seed.
-void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle, const ReaderOptions& opt,
-                         int reads, uint64_t salt);
+void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
+                         const ReaderOptions& opt, int reads, uint64_t salt);
 // `rounds` passes of invalidate_mapping_pages over ino's page cache.
 void spawn_reclaim(Kernel& k, inode* ino, int rounds);
 

@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "model/kernel/blk_plug.h"
 #include "hw_emul/bio_flags.h"
 #include "model/kernel/bio.h"
+#include "model/kernel/blk_plug.h"
 #include "model/kernel/kernel.h"
 #include "reader/image_bytes.h"
 
@@ -31,7 +31,8 @@ namespace {
 const DeviceProfile& ProfileOrDie(const std::string& name) {
   const DeviceProfile* p = FindProfile(name);
   if (p == nullptr) {
-    std::fprintf(stderr, "hw_emul: unknown device profile '%s'\n", name.c_str());
+    std::fprintf(stderr, "hw_emul: unknown device profile '%s'\n",
+                 name.c_str());
     std::abort();
   }
   return *p;
@@ -39,12 +40,15 @@ const DeviceProfile& ProfileOrDie(const std::string& name) {
 
 }  // namespace
 
-StatusOr<DeviceOptions> MakeDeviceOptions(const std::string& profile, const std::string& faults,
+StatusOr<DeviceOptions> MakeDeviceOptions(const std::string& profile,
+                                          const std::string& faults,
                                           unsigned block_size) {
   if (FindProfile(profile) == nullptr) {
     std::string known;
-    for (const DeviceProfile& p : AllProfiles()) known += std::string(known.empty() ? "" : ", ") + p.name;
-    return Status::InvalidArgument("unknown device profile '" + profile + "' (known: " + known + ")");
+    for (const DeviceProfile& p : AllProfiles())
+      known += std::string(known.empty() ? "" : ", ") + p.name;
+    return Status::InvalidArgument("unknown device profile '" + profile +
+                                   "' (known: " + known + ")");
   }
   if (block_size != 512 && block_size != 1024 && block_size != 4096)
     return Status::InvalidArgument("block size " + std::to_string(block_size) +
@@ -58,7 +62,8 @@ StatusOr<DeviceOptions> MakeDeviceOptions(const std::string& profile, const std:
   return o;
 }
 
-BlockDevice::BlockDevice(std::shared_ptr<const ImageBytes> image, DeviceOptions options)
+BlockDevice::BlockDevice(std::shared_ptr<const ImageBytes> image,
+                         DeviceOptions options)
     : image_(std::move(image)),
       opt_(std::move(options)),
       profile_(&ProfileOrDie(opt_.profile)),
@@ -66,7 +71,8 @@ BlockDevice::BlockDevice(std::shared_ptr<const ImageBytes> image, DeviceOptions 
       timeline_(*profile_) {
   unsigned bs = opt_.block_size;
   if (bs != 512 && bs != 1024 && bs != 4096) {
-    std::fprintf(stderr, "hw_emul: block size %u not in {512, 1024, 4096}\n", bs);
+    std::fprintf(stderr, "hw_emul: block size %u not in {512, 1024, 4096}\n",
+                 bs);
     std::abort();
   }
   bdev_.driver = this;
@@ -81,8 +87,9 @@ BlockDevice::~BlockDevice() = default;
 
 bool BlockDevice::Reject(bio* b) const {
   uint64_t bs = opt_.block_size;
-  return (b->bi_rw & WRITE) != 0 || b->bi_size == 0 || (b->bi_sector * 512) % bs != 0 ||
-         b->bi_size % bs != 0 || b->bi_sector + b->bi_size / 512 > capacity_sectors_;
+  return (b->bi_rw & WRITE) != 0 || b->bi_size == 0 ||
+         (b->bi_sector * 512) % bs != 0 || b->bi_size % bs != 0 ||
+         b->bi_sector + b->bi_size / 512 > capacity_sectors_;
 }
 
 void BlockDevice::submit(bio* b) {
@@ -107,8 +114,10 @@ void BlockDevice::submit(bio* b) {
   if ((b->bi_rw & READA) != 0 && opt_.faults.reada_drop > 0) {
     std::lock_guard<std::mutex> l(mu_);
     bool congested = queue_.size() + inflight_.size() >= opt_.faults.congest;
-    if (congested && DrawLocked().Fires(opt_.faults.reada_drop, FaultSite::kReadaDrop,
-                                        b->bi_sector, Nth(FaultSite::kReadaDrop, b->bi_sector))) {
+    if (congested &&
+        DrawLocked().Fires(opt_.faults.reada_drop, FaultSite::kReadaDrop,
+                           b->bi_sector,
+                           Nth(FaultSite::kReadaDrop, b->bi_sector))) {
       counters_.reada_dropped++;
       refused = true;
     }
@@ -148,7 +157,8 @@ bool BlockDevice::QueueLocked(bio* b, uint64_t now) {
   if (m == MergeKind::kBack) counters_.back_merges++;
   if (m == MergeKind::kFront) counters_.front_merges++;
   counters_.request_merges += absorbed;
-  counters_.max_queued = std::max<uint64_t>(counters_.max_queued, queue_.size());
+  counters_.max_queued =
+      std::max<uint64_t>(counters_.max_queued, queue_.size());
   return true;
 }
 
@@ -173,7 +183,9 @@ void BlockDevice::ArmUnplugTimer(Task* owner) {
   if (timeout == 0 || owner == nullptr) return;
   {
     std::lock_guard<std::mutex> l(mu_);
-    if (std::find(unplug_armed_.begin(), unplug_armed_.end(), owner) != unplug_armed_.end()) return;
+    if (std::find(unplug_armed_.begin(), unplug_armed_.end(), owner) !=
+        unplug_armed_.end())
+      return;
     unplug_armed_.push_back(owner);
   }
   Kernel& k = Kernel::Current();
@@ -188,7 +200,8 @@ void BlockDevice::ArmUnplugTimer(Task* owner) {
     if (due > now) ex.Delay(std::min(due - now, timeout));
     {
       std::lock_guard<std::mutex> l(mu_);
-      unplug_armed_.erase(std::find(unplug_armed_.begin(), unplug_armed_.end(), owner));
+      unplug_armed_.erase(
+          std::find(unplug_armed_.begin(), unplug_armed_.end(), owner));
     }
     size_t n = blk_flush_plug_of(owner);
     std::lock_guard<std::mutex> l(mu_);
@@ -245,16 +258,18 @@ void BlockDevice::HostLoop() {
       // Capped at the command's own service time: under threads, where
       // Delay is scaled down, the device's clock would otherwise run
       // further and further ahead of the wall clock.
-      if (wait.end_ns > now) ex.Delay(std::min(wait.end_ns - now, wait.end_ns - wait.start_ns));
+      if (wait.end_ns > now)
+        ex.Delay(std::min(wait.end_ns - now, wait.end_ns - wait.start_ns));
       std::lock_guard<std::mutex> l(mu_);
-      inflight_.erase(std::find_if(inflight_.begin(), inflight_.end(),
-                                   [&](const InFlight& f) { return f.seq == wait.seq; }));
+      inflight_.erase(
+          std::find_if(inflight_.begin(), inflight_.end(),
+                       [&](const InFlight& f) { return f.seq == wait.seq; }));
     }
   }
 }
 
-std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(std::unique_ptr<Request> r,
-                                                                     uint64_t now) {
+std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(
+    std::unique_ptr<Request> r, uint64_t now) {
   const FaultPlan& plan = opt_.faults;
   auto c = std::make_shared<Completion>();
   DeviceTimeline::Slot slot = timeline_.Schedule(now, r->sector, r->bytes);
@@ -264,10 +279,12 @@ std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(std::unique
   counters_.commands += CommandCount(*profile_, r->bytes);
   counters_.busy_ns = timeline_.busy_ns();
   inflight_.push_back(InFlight{r->seq, slot.start_ns, slot.end_ns});
-  counters_.depth_hist[std::min(inflight_.size(), counters_.depth_hist.size() - 1)]++;
+  counters_.depth_hist[std::min(inflight_.size(),
+                                counters_.depth_hist.size() - 1)]++;
   uint64_t irq = slot.end_ns;
   FaultDraw draw = DrawLocked();
-  if (draw.Fires(plan.delay, FaultSite::kDelay, r->sector, Nth(FaultSite::kDelay, r->sector))) {
+  if (draw.Fires(plan.delay, FaultSite::kDelay, r->sector,
+                 Nth(FaultSite::kDelay, r->sector))) {
     irq += plan.delay_us * 1000;
     counters_.delayed++;
   }
@@ -283,9 +300,9 @@ std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(std::unique
     counters_.short_requests++;
   }
   if (opt_.record_log) {
-    log_.push_back(RequestRecord{r->seq, r->sector, r->bytes, r->bios.size(), r->reada,
-                                 slot.sequential, r->queued_ns, now, slot.start_ns, slot.end_ns,
-                                 irq});
+    log_.push_back(RequestRecord{r->seq, r->sector, r->bytes, r->bios.size(),
+                                 r->reada, slot.sequential, r->queued_ns, now,
+                                 slot.start_ns, slot.end_ns, irq});
   }
   c->start_ns = slot.start_ns;
   c->irq_ns = irq;
@@ -300,13 +317,15 @@ void BlockDevice::Interrupt(const std::shared_ptr<Completion>& c) {
   // once, so the latency passes here (a scaled sleep, a point), capped at
   // the request's own latency as in HostLoop.
   uint64_t now = ex.NowNs();
-  if (c->irq_ns > now) ex.Delay(std::min(c->irq_ns - now, c->irq_ns - c->start_ns));
+  if (c->irq_ns > now)
+    ex.Delay(std::min(c->irq_ns - now, c->irq_ns - c->start_ns));
   k.Charge(CostKind::kIrqEntry);
   std::vector<bio*>& bios = c->req->bios;
   std::vector<int> errors(bios.size(), 0);
   {
     std::lock_guard<std::mutex> l(mu_);
-    for (size_t i = 0; i < bios.size(); i++) errors[i] = BioErrorLocked(bios[i], i, c->short_bio);
+    for (size_t i = 0; i < bios.size(); i++)
+      errors[i] = BioErrorLocked(bios[i], i, c->short_bio);
   }
   for (size_t i = 0; i < bios.size(); i++)
     if (errors[i] == 0) errors[i] = CopyIn(bios[i]);

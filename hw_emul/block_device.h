@@ -2,8 +2,8 @@
 // This file implements BlockDevice: an emulated block device with a real
 // part's timing. Bios are submitted from process context (through a task's
 // plug or straight into the request queue, where adjacent bios merge); a
-// host-controller task (the mmcqd of the 2013 thread) fetches requests, keeps up
-// to the profile's queue depth in flight and counts its fetch and idle
+// host-controller task (the mmcqd of the 2013 thread) fetches requests, keeps
+// up to the profile's queue depth in flight and counts its fetch and idle
 // iterations as the seed did; each request completes from its own
 // interrupt-context task at the time the profile gives, with the faults of
 // the run's FaultPlan. The same code runs under explore (completions are
@@ -36,9 +36,9 @@ struct DeviceOptions {
   unsigned block_size = 1024;          // 512, 1024 or 4096: logical_block_size
   FaultPlan faults;
   std::string name = "mmcblk0";
-  int irq_cpu = 0;        // the CPU completion interrupts run on
-  int host_prio = 1;      // the host task's priority (simulate): above readers,
-                          // standing in for CFS wakeup preemption
+  int irq_cpu = 0;    // the CPU completion interrupts run on
+  int host_prio = 1;  // the host task's priority (simulate): above readers,
+                      // standing in for CFS wakeup preemption
   bool record_log = false;  // keep a RequestRecord per request
   // A plug still holding bios is flushed by a "kblockd" task after this
   // long (0: never, the default). A task that sleeps flushes its own plug
@@ -49,30 +49,31 @@ struct DeviceOptions {
 
 // Options from command-line / replay-token strings: kInvalidArgument for an
 // unknown profile, a bad fault plan or a block size not in {512, 1024, 4096}.
-StatusOr<DeviceOptions> MakeDeviceOptions(const std::string& profile, const std::string& faults,
+StatusOr<DeviceOptions> MakeDeviceOptions(const std::string& profile,
+                                          const std::string& faults,
                                           unsigned block_size = 1024);
 
 struct DeviceCounters {
   uint64_t bios_submitted = 0;
-  uint64_t bios_completed = 0;    // bio_endio called (exactly once per bio)
-  uint64_t bios_failed = 0;       // completed with an error
-  uint64_t bios_plugged = 0;      // held in a plug before reaching the queue
-  uint64_t unplug_timer_bios = 0; // of which the unplug timer flushed
-  uint64_t bios_rejected = 0;     // writes, misaligned, beyond the end
-  uint64_t requests = 0;          // requests dispatched to the hardware
-  uint64_t reada_requests = 0;    // of which every bio was READA
-  uint64_t sync_requests = 0;     // of which some bio carried REQ_SYNC
-  uint64_t commands = 0;          // device commands (requests split by command_bytes)
-  uint64_t merges = 0;            // bios merged into a queued request
+  uint64_t bios_completed = 0;     // bio_endio called (exactly once per bio)
+  uint64_t bios_failed = 0;        // completed with an error
+  uint64_t bios_plugged = 0;       // held in a plug before reaching the queue
+  uint64_t unplug_timer_bios = 0;  // of which the unplug timer flushed
+  uint64_t bios_rejected = 0;      // writes, misaligned, beyond the end
+  uint64_t requests = 0;           // requests dispatched to the hardware
+  uint64_t reada_requests = 0;     // of which every bio was READA
+  uint64_t sync_requests = 0;      // of which some bio carried REQ_SYNC
+  uint64_t commands = 0;  // device commands (requests split by command_bytes)
+  uint64_t merges = 0;    // bios merged into a queued request
   uint64_t back_merges = 0;
   uint64_t front_merges = 0;
-  uint64_t request_merges = 0;    // requests a merge joined to their neighbour
-  uint64_t bytes = 0;             // bytes delivered into bios without error
-  uint64_t bytes_requested = 0;   // bytes of all submitted bios
-  uint64_t fetch = 0;             // host loop iterations with work (seed 000)
-  uint64_t idle = 0;              // host loop iterations that found none
-  uint64_t busy_ns = 0;           // device time spent servicing requests
-  uint64_t max_queued = 0;        // longest the queue got
+  uint64_t request_merges = 0;   // requests a merge joined to their neighbour
+  uint64_t bytes = 0;            // bytes delivered into bios without error
+  uint64_t bytes_requested = 0;  // bytes of all submitted bios
+  uint64_t fetch = 0;            // host loop iterations with work (seed 000)
+  uint64_t idle = 0;             // host loop iterations that found none
+  uint64_t busy_ns = 0;          // device time spent servicing requests
+  uint64_t max_queued = 0;       // longest the queue got
   std::vector<uint64_t> depth_hist;  // [d]: dispatches that left d in flight
   // Faults injected.
   uint64_t eio = 0;
@@ -123,7 +124,9 @@ class BlockDevice : public BlockDriver {
   void submit(bio* b) override;
   // Queues `bios` together (a flushed plug) and wakes the host once.
   void SubmitBatch(const std::vector<bio*>& bios);
-  void submit_batch(const std::vector<bio*>& bios) override { SubmitBatch(bios); }
+  void submit_batch(const std::vector<bio*>& bios) override {
+    SubmitBatch(bios);
+  }
 
   // Snapshots; thread-safe.
   DeviceCounters counters() const;
@@ -148,7 +151,8 @@ class BlockDevice : public BlockDriver {
   void WakeHost();
   void ArmUnplugTimer(Task* owner);
   void HostLoop();
-  std::shared_ptr<Completion> DispatchLocked(std::unique_ptr<Request> r, uint64_t now);
+  std::shared_ptr<Completion> DispatchLocked(std::unique_ptr<Request> r,
+                                             uint64_t now);
   void Interrupt(const std::shared_ptr<Completion>& c);
   int BioErrorLocked(const bio* b, size_t index, size_t short_bio);
   int CopyIn(bio* b);

@@ -36,9 +36,11 @@ int BlockDevice::BioErrorLocked(const bio* b, size_t index, size_t short_bio) {
   uint64_t start = b->bi_sector;
   uint64_t end = start + b->bi_size / 512;
   bool eio = false;
-  for (const SectorRange& r : plan.eio_sectors) eio = eio || Overlaps(r, start, end);
+  for (const SectorRange& r : plan.eio_sectors)
+    eio = eio || Overlaps(r, start, end);
   if (!eio && plan.eio > 0)
-    eio = DrawLocked().Fires(plan.eio, FaultSite::kEio, start, Nth(FaultSite::kEio, start));
+    eio = DrawLocked().Fires(plan.eio, FaultSite::kEio, start,
+                             Nth(FaultSite::kEio, start));
   if (eio) counters_.eio++;
   return eio ? -EIO : 0;
 }
@@ -47,7 +49,9 @@ int BlockDevice::CopyIn(bio* b) {
   uint64_t pos = b->bi_sector * 512;
   for (const bio_vec& v : b->bi_io_vec) {
     char* dst = bio_vec_data(v);
-    uint64_t in_image = pos < image_->size() ? std::min<uint64_t>(v.bv_len, image_->size() - pos) : 0;
+    uint64_t in_image = pos < image_->size()
+                            ? std::min<uint64_t>(v.bv_len, image_->size() - pos)
+                            : 0;
     if (in_image > 0 &&
         !image_->ReadAt(pos, in_image, reinterpret_cast<uint8_t*>(dst)).ok())
       return -EIO;
@@ -73,18 +77,21 @@ void BlockDevice::FlipLocked(bio* b) {
   for (const SectorRange& r : plan.flip_sectors) {
     if (!Overlaps(r, start, end)) continue;
     uint64_t s = std::max(r.first, start);
-    uint64_t v = draw.Value(FaultSite::kFlipBit, s, Nth(FaultSite::kFlipBit, s));
+    uint64_t v =
+        draw.Value(FaultSite::kFlipBit, s, Nth(FaultSite::kFlipBit, s));
     flip((s - start) * 512 + v % 512, static_cast<int>((v >> 32) % 8));
     break;
   }
-  if (plan.flip > 0 &&
-      draw.Fires(plan.flip, FaultSite::kFlip, start, Nth(FaultSite::kFlip, start))) {
-    uint64_t v = draw.Value(FaultSite::kFlipBit, ~start, Nth(FaultSite::kFlipBit, ~start));
+  if (plan.flip > 0 && draw.Fires(plan.flip, FaultSite::kFlip, start,
+                                  Nth(FaultSite::kFlip, start))) {
+    uint64_t v = draw.Value(FaultSite::kFlipBit, ~start,
+                            Nth(FaultSite::kFlipBit, ~start));
     flip(v % b->bi_size, static_cast<int>((v >> 32) % 8));
   }
 }
 
-void BlockDevice::CompleteNow(std::vector<bio*> bios, int error, const char* why) {
+void BlockDevice::CompleteNow(std::vector<bio*> bios, int error,
+                              const char* why) {
   Kernel& k = Kernel::Current();
   TaskSpec spec;
   spec.name = std::string("irq/") + opt_.name;

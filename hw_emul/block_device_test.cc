@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the device tests in simulate mode: exact service
 // times per request, the host controller's fetch/idle counts for a
-// synchronous and a queued stream (the evidence of the 2013 thread), plugging and
-// merging, block sizes, and each fault of a plan.
+// synchronous and a queued stream (the evidence of the 2013 thread), plugging
+// and merging, block sizes, and each fault of a plan.
 #include "hw_emul/block_device.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +24,8 @@ using hwtest::Wait;
 
 constexpr uint64_t kImage = 4 << 20;
 
-DeviceOptions Opts(const char* profile, const char* faults = "", unsigned bs = 1024) {
+DeviceOptions Opts(const char* profile, const char* faults = "",
+                   unsigned bs = 1024) {
   DeviceOptions o;
   o.profile = profile;
   o.block_size = bs;
@@ -64,8 +65,10 @@ TEST(Device, OneReadTakesExactlyItsServiceTime) {
     EXPECT_TRUE(DataMatches(*io));
     auto log = dev.log();
     ASSERT_EQ(log.size(), 1u) << p.name;
-    EXPECT_EQ(log[0].start_ns, log[0].dispatch_ns) << p.name;  // the device was idle
-    EXPECT_EQ(log[0].end_ns - log[0].start_ns, ServiceNs(p, 4096, true)) << p.name;
+    EXPECT_EQ(log[0].start_ns, log[0].dispatch_ns)
+        << p.name;  // the device was idle
+    EXPECT_EQ(log[0].end_ns - log[0].start_ns, ServiceNs(p, 4096, true))
+        << p.name;
     EXPECT_EQ(log[0].irq_ns, log[0].end_ns);
     // The waiter learns of it after the interrupt, within the CPU costs.
     EXPECT_GE(io->done_ns, log[0].irq_ns);
@@ -98,7 +101,8 @@ TEST(Device, HostFetchIdleCountsReproduceTheSeedPattern) {
   BlockDevice async_dev(hwtest::PatternImage(kImage), Opts("emmc-hs200"));
   Ios b;
   std::vector<Io*> batch;
-  for (int i = 0; i < n; i++) batch.push_back(b.Make(i * 256, 65536));  // gaps: no merging
+  for (int i = 0; i < n; i++)
+    batch.push_back(b.Make(i * 256, 65536));  // gaps: no merging
   out = RunSimulate(DdScenario([&] { PluggedBatch(&async_dev, batch); }));
   ASSERT_TRUE(out.ok()) << out.report.ToString();
   c = async_dev.counters();
@@ -108,7 +112,8 @@ TEST(Device, HostFetchIdleCountsReproduceTheSeedPattern) {
   EXPECT_EQ(c.depth_hist, (std::vector<uint64_t>{0, 1, n - 1}));
   // Back to back on the one channel: no idle gap between commands.
   auto log = async_dev.log();
-  for (size_t i = 1; i < log.size(); i++) EXPECT_EQ(log[i].start_ns, log[i - 1].end_ns);
+  for (size_t i = 1; i < log.size(); i++)
+    EXPECT_EQ(log[i].start_ns, log[i - 1].end_ns);
   EXPECT_EQ(c.busy_ns, log.back().end_ns - log.front().start_ns);
   ExpectAllOnceInIrq(b);
 }
@@ -174,7 +179,8 @@ TEST(Device, RequestsStopGrowingAtTheProfileLimit) {
   BlockDevice dev(hwtest::PatternImage(kImage), Opts("emmc-hs200"));  // 512 KiB
   Ios ios;
   std::vector<Io*> batch;
-  for (int i = 0; i < 160; i++) batch.push_back(ios.Make(i * 8, 4096));  // 640 KiB
+  for (int i = 0; i < 160; i++)
+    batch.push_back(ios.Make(i * 8, 4096));  // 640 KiB
   auto out = RunSimulate(DdScenario([&] { PluggedBatch(&dev, batch); }));
   ASSERT_TRUE(out.ok()) << out.report.ToString();
   auto log = dev.log();
@@ -198,8 +204,12 @@ TEST(Device, BlockSizeAlignmentAndCapacity) {
   Io* past = ios.Make(24, 4096);
   Io* write = ios.Make(0, 4096, WRITE);
   auto out = RunSimulate(DdScenario([&] {
-    for (auto [dev, io] : std::vector<std::pair<BlockDevice*, Io*>>{
-             {&small, odd_small}, {&big, odd_big}, {&big, tail}, {&big, past}, {&big, write}}) {
+    for (auto [dev, io] :
+         std::vector<std::pair<BlockDevice*, Io*>>{{&small, odd_small},
+                                                   {&big, odd_big},
+                                                   {&big, tail},
+                                                   {&big, past},
+                                                   {&big, write}}) {
       Submit(dev, io);
       Wait(io);
     }

@@ -22,9 +22,9 @@ DeviceOptions Emmc() {
 }
 
 // Async: 878 requests queued ahead, the device never waits for the CPU:
-// 58,707,718 B in 0.942413 s = 62.30 MB/s (dd's 59.4 MiB/s). Requests of 130 sectors (the
-// seed's 66,865 B rounded down to whole sectors), one sector apart so
-// that they do not merge.
+// 58,707,718 B in 0.942413 s = 62.30 MB/s (dd's 59.4 MiB/s). Requests of 130
+// sectors (the seed's 66,865 B rounded down to whole sectors), one sector apart
+// so that they do not merge.
 TEST(Calibration, EmmcQueuedStreamRunsAtTheAsyncDeviceRate) {
   const int n = 878;
   const unsigned bytes = 130 * 512;
@@ -46,7 +46,8 @@ TEST(Calibration, EmmcQueuedStreamRunsAtTheAsyncDeviceRate) {
   EXPECT_EQ(c.requests, uint64_t{n});
   EXPECT_EQ(c.fetch, uint64_t{n + 1});
   EXPECT_EQ(c.idle, 1u);
-  double arithmetic = n * static_cast<double>(ServiceNs(dev.profile(), bytes, true));
+  double arithmetic =
+      n * static_cast<double>(ServiceNs(dev.profile(), bytes, true));
   EXPECT_NEAR(end, arithmetic, 0.01 * arithmetic);
   double mbs = n * double{bytes} * 1e3 / end;
   EXPECT_NEAR(mbs, 58707718 / 0.942413 / 1e6, 0.01 * 62.3);
@@ -57,7 +58,8 @@ TEST(Calibration, EmmcQueuedStreamRunsAtTheAsyncDeviceRate) {
 // per block) before the next: 1.393653 s in the seed.
 TEST(Calibration, EmmcSynchronousStreamTakesTheSyncTime) {
   const int n = 460;
-  const unsigned bytes = 249 * 512;  // 127,488 B: the seed's 127,625 B in sectors
+  const unsigned bytes =
+      249 * 512;  // 127,488 B: the seed's 127,625 B in sectors
   const uint64_t cpu_ns = 1653203;
   BlockDevice dev(hwtest::PatternImage(uint64_t{n} * 249 * 512), Emmc());
   Ios ios;

@@ -50,7 +50,8 @@ OpSpec RandomOp(Rng& r) {
   return op;
 }
 
-Stream RandomStream(uint64_t seed, const std::string& profile, const std::string& plan) {
+Stream RandomStream(uint64_t seed, const std::string& profile,
+                    const std::string& plan) {
   Rng r(seed);
   Stream s;
   s.profile = profile;
@@ -81,7 +82,8 @@ struct Trial {
       std::vector<std::vector<Io*>> batches;
       for (const BatchSpec& b : task) {
         batches.emplace_back();
-        for (const OpSpec& op : b.ops) batches.back().push_back(ios.Make(op.sector, op.bytes, op.rw));
+        for (const OpSpec& op : b.ops)
+          batches.back().push_back(ios.Make(op.sector, op.bytes, op.rw));
       }
       per_task.push_back(batches);
     }
@@ -118,8 +120,8 @@ struct Trial {
   // Empty when every property holds; else what failed.
   std::string Check() {
     FaultPlan plan = *FaultPlan::Parse(stream.plan);
-    bool may_fail = plan.eio > 0 || !plan.eio_sectors.empty() || plan.reada_drop > 0 ||
-                    plan.short_completion > 0;
+    bool may_fail = plan.eio > 0 || !plan.eio_sectors.empty() ||
+                    plan.reada_drop > 0 || plan.short_completion > 0;
     auto flips = dev->flips();
     DeviceCounters c = dev->counters();
     uint64_t n = 0, failed = 0, ok_bytes = 0;
@@ -127,12 +129,16 @@ struct Trial {
       n++;
       std::string at = " (sector " + std::to_string(io.sector) + ")";
       if (io.completions.load() != 1)
-        return "completed " + std::to_string(io.completions.load()) + " times" + at;
+        return "completed " + std::to_string(io.completions.load()) + " times" +
+               at;
       if (!io.in_irq) return "completed outside interrupt context" + at;
       if (io.error != 0 && io.error != -EIO) return "unexpected error" + at;
-      bool rejected = io.rw == WRITE || io.sector + io.bytes / 512 > kImage / 512;
-      if (rejected && io.error == 0) return "a write or out-of-range read succeeded" + at;
-      if (!rejected && io.error != 0 && !may_fail) return "an error the plan does not explain" + at;
+      bool rejected =
+          io.rw == WRITE || io.sector + io.bytes / 512 > kImage / 512;
+      if (rejected && io.error == 0)
+        return "a write or out-of-range read succeeded" + at;
+      if (!rejected && io.error != 0 && !may_fail)
+        return "an error the plan does not explain" + at;
       if (io.error != 0) {
         failed++;
         continue;
@@ -140,15 +146,19 @@ struct Trial {
       ok_bytes += io.bytes;
       bool flipped = false;
       for (const FlipRecord& f : flips)
-        flipped = flipped || (f.byte >= io.sector * 512 && f.byte < io.sector * 512 + io.bytes);
-      if (!flipped && !hwtest::DataMatches(io)) return "wrong bytes without a flip" + at;
+        flipped = flipped || (f.byte >= io.sector * 512 &&
+                              f.byte < io.sector * 512 + io.bytes);
+      if (!flipped && !hwtest::DataMatches(io))
+        return "wrong bytes without a flip" + at;
     }
-    if (c.bios_submitted != n || c.bios_completed != n) return "submitted/completed counters";
+    if (c.bios_submitted != n || c.bios_completed != n)
+      return "submitted/completed counters";
     if (c.bios_failed != failed) return "failed counter";
     if (c.bytes != ok_bytes) return "bytes counter";
     if (c.flips != flips.size()) return "flips counter";
     uint64_t queued = n - c.bios_rejected - c.reada_dropped;
-    if (c.requests + c.merges + c.request_merges != queued) return "requests + merges != queued bios";
+    if (c.requests + c.merges + c.request_merges != queued)
+      return "requests + merges != queued bios";
     uint64_t hist = 0;
     for (uint64_t h : c.depth_hist) hist += h;
     if (hist != c.requests) return "depth histogram does not sum to requests";
@@ -163,26 +173,37 @@ struct Trial {
   std::vector<std::vector<std::vector<Io*>>> per_task;
 };
 
-const char* const kProfiles[] = {"emmc-hs200", "kvm-hdb", "usb-stick", "qspi-flash", "nvme"};
+const char* const kProfiles[] = {"emmc-hs200", "kvm-hdb", "usb-stick",
+                                 "qspi-flash", "nvme"};
 
 std::string RandomPlan() {
   std::string plan;
-  auto add = [&plan](const std::string& item) { plan += (plan.empty() ? "" : ";") + item; };
-  if (*rc::gen::arbitrary<bool>()) add("eio=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
-  if (*rc::gen::arbitrary<bool>()) add("eio@sector=" + std::to_string(*rc::gen::inRange(0, 512)));
-  if (*rc::gen::arbitrary<bool>()) add("reada_drop=" + std::to_string(*rc::gen::inRange(0, 11) / 10.0));
-  if (*rc::gen::arbitrary<bool>()) add("congest=" + std::to_string(*rc::gen::inRange(0, 4)));
-  if (*rc::gen::arbitrary<bool>()) add("flip=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
-  if (*rc::gen::arbitrary<bool>()) add("delay=0.5;delay_us=" + std::to_string(*rc::gen::inRange(0, 3000)));
-  if (*rc::gen::arbitrary<bool>()) add("reorder=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
-  if (*rc::gen::arbitrary<bool>()) add("short=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
+  auto add = [&plan](const std::string& item) {
+    plan += (plan.empty() ? "" : ";") + item;
+  };
+  if (*rc::gen::arbitrary<bool>())
+    add("eio=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
+  if (*rc::gen::arbitrary<bool>())
+    add("eio@sector=" + std::to_string(*rc::gen::inRange(0, 512)));
+  if (*rc::gen::arbitrary<bool>())
+    add("reada_drop=" + std::to_string(*rc::gen::inRange(0, 11) / 10.0));
+  if (*rc::gen::arbitrary<bool>())
+    add("congest=" + std::to_string(*rc::gen::inRange(0, 4)));
+  if (*rc::gen::arbitrary<bool>())
+    add("flip=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
+  if (*rc::gen::arbitrary<bool>())
+    add("delay=0.5;delay_us=" + std::to_string(*rc::gen::inRange(0, 3000)));
+  if (*rc::gen::arbitrary<bool>())
+    add("reorder=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
+  if (*rc::gen::arbitrary<bool>())
+    add("short=" + std::to_string(*rc::gen::inRange(0, 6) / 10.0));
   add("seed=" + std::to_string(*rc::gen::inRange(1, 1000)));
   return plan;
 }
 
 RC_GTEST_PROP(DeviceProp, EveryBioCompletesExactlyOnceInSimulate, ()) {
-  const char* profile = *rc::gen::elementOf(std::vector<const char*>(std::begin(kProfiles),
-                                                                     std::end(kProfiles)));
+  const char* profile = *rc::gen::elementOf(
+      std::vector<const char*>(std::begin(kProfiles), std::end(kProfiles)));
   std::string plan = RandomPlan();
   uint64_t seed = *rc::gen::inRange<uint64_t>(1, 1 << 30);
   RC_TAG(profile);
@@ -191,17 +212,22 @@ RC_GTEST_PROP(DeviceProp, EveryBioCompletesExactlyOnceInSimulate, ()) {
   RC_ASSERT(out.report.ToString() == Report().ToString());
   RC_ASSERT(out.ok());
   std::string why = trial.Check();
-  if (!why.empty()) RC_FAIL(why + " [stream seed " + std::to_string(seed) + ", plan " + plan + "]");
+  if (!why.empty())
+    RC_FAIL(why + " [stream seed " + std::to_string(seed) + ", plan " + plan +
+            "]");
 }
 
-const char* const kPlan = "eio=0.1;reada_drop=0.4;flip=0.2;delay=0.3;delay_us=200;reorder=0.3;short=0.2";
+const char* const kPlan =
+    "eio=0.1;reada_drop=0.4;flip=0.2;delay=0.3;delay_us=200;reorder=0.3;short="
+    "0.2";
 
 TEST(DeviceExecutors, ExploreRandomAndPctSchedules) {
   for (const char* strategy : {"random", "pct"}) {
     for (uint64_t seed = 1; seed <= 12; seed++) {
       Trial trial(RandomStream(seed, kProfiles[seed % 5], kPlan));
       RunResult r = hwtest::RunExplore(trial.MakeScenario(), seed, strategy);
-      ASSERT_TRUE(r.completed) << strategy << " seed " << seed << "\n" << r.report.ToString();
+      ASSERT_TRUE(r.completed) << strategy << " seed " << seed << "\n"
+                               << r.report.ToString();
       EXPECT_EQ(trial.Check(), "") << strategy << " seed " << seed;
     }
   }
@@ -230,7 +256,8 @@ TEST(DeviceExecutors, ThreadsShortRun) {
     for (const char* profile : {"emmc-hs200", "nvme"}) {
       Trial trial(RandomStream(seed + 100, profile, seed == 1 ? "" : kPlan));
       ScenarioOutcome out = hwtest::RunThreads(trial.MakeScenario(), seed);
-      ASSERT_TRUE(out.ok()) << profile << " seed " << seed << "\n" << out.report.ToString();
+      ASSERT_TRUE(out.ok()) << profile << " seed " << seed << "\n"
+                            << out.report.ToString();
       EXPECT_EQ(trial.Check(), "") << profile << " seed " << seed;
     }
   }

@@ -26,7 +26,8 @@ bool ParseU64(const std::string& s, uint64_t* out) {
 bool ParseProbability(const std::string& s, double* out) {
   if (s.empty()) return false;
   auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size() && *out >= 0 && *out <= 1;
+  return r.ec == std::errc() && r.ptr == s.data() + s.size() && *out >= 0 &&
+         *out <= 1;
 }
 
 bool ParseRange(const std::string& s, SectorRange* out) {
@@ -36,8 +37,8 @@ bool ParseRange(const std::string& s, SectorRange* out) {
     out->last = out->first;
     return true;
   }
-  return ParseU64(s.substr(0, dash), &out->first) && ParseU64(s.substr(dash + 1), &out->last) &&
-         out->first <= out->last;
+  return ParseU64(s.substr(0, dash), &out->first) &&
+         ParseU64(s.substr(dash + 1), &out->last) && out->first <= out->last;
 }
 
 std::string FormatRange(const SectorRange& r) {
@@ -48,14 +49,16 @@ std::string FormatRange(const SectorRange& r) {
 
 Status ParseItem(const std::string& item, FaultPlan* plan) {
   size_t eq = item.find('=');
-  if (eq == std::string::npos) return Status::InvalidArgument("fault plan item without '=': " + item);
+  if (eq == std::string::npos)
+    return Status::InvalidArgument("fault plan item without '=': " + item);
   std::string key = item.substr(0, eq);
   std::string value = item.substr(eq + 1);
   bool ok = false;
   if (key == "eio@sector" || key == "flip@sector") {
     SectorRange r;
     ok = ParseRange(value, &r);
-    if (ok) (key[0] == 'e' ? plan->eio_sectors : plan->flip_sectors).push_back(r);
+    if (ok)
+      (key[0] == 'e' ? plan->eio_sectors : plan->flip_sectors).push_back(r);
   } else if (key == "eio") {
     ok = ParseProbability(value, &plan->eio);
   } else if (key == "reada_drop") {
@@ -79,7 +82,8 @@ Status ParseItem(const std::string& item, FaultPlan* plan) {
   } else {
     return Status::InvalidArgument("unknown fault plan key: " + key);
   }
-  if (!ok) return Status::InvalidArgument("bad value in fault plan item: " + item);
+  if (!ok)
+    return Status::InvalidArgument("bad value in fault plan item: " + item);
   return Status::Ok();
 }
 
@@ -88,8 +92,8 @@ Status ParseItem(const std::string& item, FaultPlan* plan) {
 bool FaultPlan::empty() const { return ToString().empty(); }
 
 bool FaultPlan::can_fail() const {
-  return eio > 0 || !eio_sectors.empty() || reada_drop > 0 || short_completion > 0 || flip > 0 ||
-         !flip_sectors.empty();
+  return eio > 0 || !eio_sectors.empty() || reada_drop > 0 ||
+         short_completion > 0 || flip > 0 || !flip_sectors.empty();
 }
 
 std::string FaultPlan::ToString() const {
@@ -102,7 +106,8 @@ std::string FaultPlan::ToString() const {
   if (eio > 0) add("eio=" + FormatDouble(eio));
   if (reada_drop > 0) add("reada_drop=" + FormatDouble(reada_drop));
   if (congest > 0) add("congest=" + std::to_string(congest));
-  for (const SectorRange& r : flip_sectors) add("flip@sector=" + FormatRange(r));
+  for (const SectorRange& r : flip_sectors)
+    add("flip@sector=" + FormatRange(r));
   if (flip > 0) add("flip=" + FormatDouble(flip));
   if (delay > 0) add("delay=" + FormatDouble(delay));
   if (delay_us != 1000) add("delay_us=" + std::to_string(delay_us));
@@ -120,7 +125,8 @@ StatusOr<FaultPlan> FaultPlan::Parse(const std::string& text) {
     size_t end = text.find(';', pos);
     if (end == std::string::npos) end = text.size();
     std::string item = text.substr(pos, end - pos);
-    if (item.empty()) return Status::InvalidArgument("empty item in fault plan: " + text);
+    if (item.empty())
+      return Status::InvalidArgument("empty item in fault plan: " + text);
     SQL_RETURN_IF_ERROR(ParseItem(item, &plan));
     pos = end + 1;
   }
@@ -133,7 +139,8 @@ uint64_t FaultDraw::Value(FaultSite site, uint64_t key, uint64_t nth) const {
   return Rng::Mix(key_seed, nth);
 }
 
-bool FaultDraw::Fires(double p, FaultSite site, uint64_t key, uint64_t nth) const {
+bool FaultDraw::Fires(double p, FaultSite site, uint64_t key,
+                      uint64_t nth) const {
   if (p <= 0) return false;
   if (p >= 1) return true;
   // 53 random bits as a double in [0, 1).

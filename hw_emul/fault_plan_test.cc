@@ -13,20 +13,24 @@ namespace squashlab {
 namespace {
 
 TEST(FaultPlan, ParsesTheIssueExampleAndPrintsItCanonically) {
-  auto plan = FaultPlan::Parse("eio@sector=1234;reada_drop=0.3;flip=0.01;seed=7");
+  auto plan =
+      FaultPlan::Parse("eio@sector=1234;reada_drop=0.3;flip=0.01;seed=7");
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(plan->eio_sectors, (std::vector<SectorRange>{{1234, 1234}}));
   EXPECT_EQ(plan->reada_drop, 0.3);
   EXPECT_EQ(plan->flip, 0.01);
   ASSERT_TRUE(plan->seed.has_value());
   EXPECT_EQ(*plan->seed, 7u);
-  EXPECT_EQ(plan->ToString(), "eio@sector=1234;reada_drop=0.3;flip=0.01;seed=7");
+  EXPECT_EQ(plan->ToString(),
+            "eio@sector=1234;reada_drop=0.3;flip=0.01;seed=7");
 }
 
 TEST(FaultPlan, EveryKeyRoundTrips) {
   const std::string all =
-      "eio@sector=10-20;eio@sector=99;eio=0.001;reada_drop=1;congest=4;flip@sector=7;"
-      "flip=0.25;delay=0.5;delay_us=250;reorder=0.125;short=0.0625;seed=18446744073709551615";
+      "eio@sector=10-20;eio@sector=99;eio=0.001;reada_drop=1;congest=4;flip@"
+      "sector=7;"
+      "flip=0.25;delay=0.5;delay_us=250;reorder=0.125;short=0.0625;seed="
+      "18446744073709551615";
   auto plan = FaultPlan::Parse(all);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(plan->ToString(), all);
@@ -44,13 +48,15 @@ TEST(FaultPlan, EmptyAndNone) {
 }
 
 TEST(FaultPlan, CanFailOnlyWithAFaultThatCostsBytes) {
-  for (const char* text : {"eio=0.1", "eio@sector=8", "reada_drop=0.5", "short=0.2", "flip=0.01",
-                           "flip@sector=3-4", "delay=1;eio=0.1"}) {
+  for (const char* text :
+       {"eio=0.1", "eio@sector=8", "reada_drop=0.5", "short=0.2", "flip=0.01",
+        "flip@sector=3-4", "delay=1;eio=0.1"}) {
     auto plan = FaultPlan::Parse(text);
     ASSERT_TRUE(plan.ok()) << text;
     EXPECT_TRUE(plan->can_fail()) << text;
   }
-  for (const char* text : {"", "none", "delay=0.5;delay_us=300", "reorder=0.5", "seed=3;congest=2"}) {
+  for (const char* text : {"", "none", "delay=0.5;delay_us=300", "reorder=0.5",
+                           "seed=3;congest=2"}) {
     auto plan = FaultPlan::Parse(text);
     ASSERT_TRUE(plan.ok()) << text;
     EXPECT_FALSE(plan->can_fail()) << text;
@@ -58,8 +64,9 @@ TEST(FaultPlan, CanFailOnlyWithAFaultThatCostsBytes) {
 }
 
 TEST(FaultPlan, RefusesBadStrings) {
-  for (const char* bad : {"eio", "eio=2", "eio=-0.1", "eio=abc", "frob=1", "eio@sector=5-3",
-                          "eio@sector=", "seed=x", ";", "eio=0.1;;flip=0.2", "delay_us=1.5"}) {
+  for (const char* bad :
+       {"eio", "eio=2", "eio=-0.1", "eio=abc", "frob=1", "eio@sector=5-3",
+        "eio@sector=", "seed=x", ";", "eio=0.1;;flip=0.2", "delay_us=1.5"}) {
     EXPECT_FALSE(FaultPlan::Parse(bad).ok()) << bad;
   }
 }
@@ -96,8 +103,11 @@ TEST(FaultDraw, DeterministicBySeedAndKey) {
   FaultDraw a(7), b(7), c(8);
   int same = 0, differ = 0;
   for (uint64_t key = 0; key < 200; key++) {
-    EXPECT_EQ(a.Value(FaultSite::kEio, key, 0), b.Value(FaultSite::kEio, key, 0));
-    (a.Value(FaultSite::kEio, key, 0) == c.Value(FaultSite::kEio, key, 0) ? same : differ)++;
+    EXPECT_EQ(a.Value(FaultSite::kEio, key, 0),
+              b.Value(FaultSite::kEio, key, 0));
+    (a.Value(FaultSite::kEio, key, 0) == c.Value(FaultSite::kEio, key, 0)
+         ? same
+         : differ)++;
   }
   EXPECT_EQ(same, 0);
   EXPECT_EQ(differ, 200);
@@ -109,7 +119,8 @@ TEST(FaultDraw, DeterministicBySeedAndKey) {
 TEST(FaultDraw, FiresAtAboutItsProbability) {
   FaultDraw d(42);
   int fired = 0;
-  for (uint64_t key = 0; key < 20000; key++) fired += d.Fires(0.3, FaultSite::kReadaDrop, key, 0);
+  for (uint64_t key = 0; key < 20000; key++)
+    fired += d.Fires(0.3, FaultSite::kReadaDrop, key, 0);
   EXPECT_NEAR(fired / 20000.0, 0.3, 0.02);
   EXPECT_FALSE(d.Fires(0, FaultSite::kEio, 1, 0));
   EXPECT_TRUE(d.Fires(1, FaultSite::kEio, 1, 0));

@@ -23,7 +23,8 @@ using hwtest::Wait;
 
 constexpr uint64_t kImage = 4 << 20;
 
-DeviceOptions Opts(const std::string& faults, const char* profile = "emmc-hs200") {
+DeviceOptions Opts(const std::string& faults,
+                   const char* profile = "emmc-hs200") {
   DeviceOptions o;
   o.profile = profile;
   auto plan = FaultPlan::Parse(faults);
@@ -34,7 +35,8 @@ DeviceOptions Opts(const std::string& faults, const char* profile = "emmc-hs200"
 }
 
 // Runs `ios` one at a time (submit, wait), or all under one plug.
-ScenarioOutcome RunIos(BlockDevice* dev, Ios& ios, bool plugged, uint64_t seed = 1) {
+ScenarioOutcome RunIos(BlockDevice* dev, Ios& ios, bool plugged,
+                       uint64_t seed = 1) {
   return RunSimulate(DdScenario([dev, &ios, plugged] {
                        blk_plug plug;
                        if (plugged) blk_start_plug(&plug);
@@ -56,7 +58,8 @@ void Spread(Ios& ios, int n, int rw = READ) {
 TEST(Faults, EioOnASectorFailsOnlyTheBiosTouchingIt) {
   BlockDevice dev(hwtest::PatternImage(kImage), Opts("eio@sector=16"));
   Ios ios;
-  for (int i = 0; i < 4; i++) ios.Make(i * 8, 4096);  // sectors 0-7, 8-15, 16-23, 24-31
+  for (int i = 0; i < 4; i++)
+    ios.Make(i * 8, 4096);  // sectors 0-7, 8-15, 16-23, 24-31
   auto out = RunIos(&dev, ios, true);
   ASSERT_TRUE(out.ok()) << out.report.ToString();
   for (Io& io : ios.all()) {
@@ -121,7 +124,8 @@ TEST(Faults, FlipChangesExactlyOneRecordedBit) {
 
 TEST(Faults, ShortCompletionFailsASuffixOfTheRequest) {
   for (uint64_t seed = 1; seed <= 8; seed++) {
-    BlockDevice dev(hwtest::PatternImage(kImage), Opts("short=1;seed=" + std::to_string(seed)));
+    BlockDevice dev(hwtest::PatternImage(kImage),
+                    Opts("short=1;seed=" + std::to_string(seed)));
     Ios ios;
     for (int i = 0; i < 6; i++) ios.Make(i * 8, 4096);  // one merged request
     auto out = RunIos(&dev, ios, true);
@@ -132,7 +136,8 @@ TEST(Faults, ShortCompletionFailsASuffixOfTheRequest) {
     for (Io& io : ios.all()) {  // in sector order: ok..ok, EIO..EIO
       EXPECT_EQ(io.completions.load(), 1);
       if (io.error != 0) failing = true;
-      EXPECT_EQ(io.error, failing ? -EIO : 0) << "seed " << seed << " sector " << io.sector;
+      EXPECT_EQ(io.error, failing ? -EIO : 0)
+          << "seed " << seed << " sector " << io.sector;
       if (io.error == 0) {
         EXPECT_TRUE(DataMatches(io));
       }
@@ -176,7 +181,8 @@ struct Fate {
   bool operator==(const Fate& o) const {
     if (flips.size() != o.flips.size()) return false;
     for (size_t i = 0; i < flips.size(); i++)
-      if (flips[i].byte != o.flips[i].byte || flips[i].bit != o.flips[i].bit) return false;
+      if (flips[i].byte != o.flips[i].byte || flips[i].bit != o.flips[i].bit)
+        return false;
     return errors == o.errors && data == o.data;
   }
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the profile table and the timeline arithmetic. Each
 // number carries its source; "derived" numbers show their arithmetic. Only
-// figures visible in the seed threads (cited in docs/) are used to calibrate (the 512K/256K/
-// 128K tables of seed 000 are held out to validate the benchmarks).
+// figures visible in the seed threads (cited in docs/) are used to calibrate
+// (the 512K/256K/ 128K tables of seed 000 are held out to validate the
+// benchmarks).
 #include "hw_emul/profile.h"
 
 #include <algorithm>
@@ -22,17 +23,22 @@ namespace {
 DeviceProfile Emmc() {
   DeviceProfile p;
   p.name = "emmc-hs200";
-  p.summary = "eMMC 4.5 HS200 on a 1 GHz Cortex-A9 (the 2013 thread, Chanho Min)";
-  p.command_overhead_ns = {739037,
-                           "derived: (0.942413 s - 58707718 B / 200 MB/s) / 878 requests "
-                           "(seed 000 async dd + fetch/idle 918/40)"};
-  p.bandwidth_bytes_per_s = {200000000,
-                             "JEDEC eMMC 4.5 HS200 bus: 200 MHz x 8 bit SDR (not in seeds)"};
+  p.summary =
+      "eMMC 4.5 HS200 on a 1 GHz Cortex-A9 (the 2013 thread, Chanho Min)";
+  p.command_overhead_ns = {
+      739037,
+      "derived: (0.942413 s - 58707718 B / 200 MB/s) / 878 requests "
+      "(seed 000 async dd + fetch/idle 918/40)"};
+  p.bandwidth_bytes_per_s = {
+      200000000,
+      "JEDEC eMMC 4.5 HS200 bus: 200 MHz x 8 bit SDR (not in seeds)"};
   p.seek_ns = {0, "flash: no seek"};
   p.rotation_ns = {0, "flash: no rotation"};
-  p.max_request_bytes = {524288, "Linux sdhci host: mmc->max_req_size = 524288"};
+  p.max_request_bytes = {524288,
+                         "Linux sdhci host: mmc->max_req_size = 524288"};
   p.command_bytes = {524288, "one MMC multi-block read per request"};
-  p.queue_depth = {2, "mmc_queue_thread double buffer mqrq_cur/mqrq_prev (seed 000 loop)"};
+  p.queue_depth = {
+      2, "mmc_queue_thread double buffer mqrq_cur/mqrq_prev (seed 000 loop)"};
   p.channels = {1, "eMMC 4.5 has no command queue: one command at a time"};
   p.nr_requests = {128, "Linux BLKDEV_MAX_RQ"};
   return p;
@@ -47,18 +53,25 @@ DeviceProfile Emmc() {
 DeviceProfile KvmHdb() {
   DeviceProfile p;
   p.name = "kvm-hdb";
-  p.summary = "QEMU/KVM IDE disk /dev/hdb on a core i5 host (the 2013 thread, Phillip Lougher)";
-  p.command_overhead_ns = {150000,
-                           "assumption: QEMU IDE emulation per command (several VM exits "
-                           "and a host read); not in seeds"};
-  p.bandwidth_bytes_per_s = {32550000,
-                             "derived: 230,686 B / (1 MiB / 98.33 MB/s - 1 MiB / 320 MB/s - "
-                             "2 x 150 us) (seed 000, 1024K table, No-Async Single mean)"};
-  p.seek_ns = {8500000,
-               "assumption: 7200 rpm desktop disk average read seek; host disk not in "
-               "seeds; sequential dd never pays it"};
-  p.rotation_ns = {4166667, "assumption: 7200 rpm, half a turn = 60 s / 7200 / 2"};
-  p.max_request_bytes = {131072, "assumption: legacy IDE request size, 256 sectors"};
+  p.summary =
+      "QEMU/KVM IDE disk /dev/hdb on a core i5 host (the 2013 thread, Phillip "
+      "Lougher)";
+  p.command_overhead_ns = {
+      150000,
+      "assumption: QEMU IDE emulation per command (several VM exits "
+      "and a host read); not in seeds"};
+  p.bandwidth_bytes_per_s = {
+      32550000,
+      "derived: 230,686 B / (1 MiB / 98.33 MB/s - 1 MiB / 320 MB/s - "
+      "2 x 150 us) (seed 000, 1024K table, No-Async Single mean)"};
+  p.seek_ns = {
+      8500000,
+      "assumption: 7200 rpm desktop disk average read seek; host disk not in "
+      "seeds; sequential dd never pays it"};
+  p.rotation_ns = {4166667,
+                   "assumption: 7200 rpm, half a turn = 60 s / 7200 / 2"};
+  p.max_request_bytes = {131072,
+                         "assumption: legacy IDE request size, 256 sectors"};
   p.command_bytes = {131072, "one IDE DMA command per request"};
   p.queue_depth = {1, "IDE: one outstanding command"};
   p.channels = {1, "one head"};
@@ -67,28 +80,33 @@ DeviceProfile KvmHdb() {
 }
 
 // seed 000 (Minchan Kim's sweep, posted in answer to "your test result on
-// ARM with eMMC"; the design notes (docs/) assign it to the USB stick): dd rates before
-// the patch at bs 32K..288K = 3.6, 6.3, 11.4, 13.6, 19.8, 21.3 "M". Read as
-// MiB/s, like the thread's other dd (Chanho's 40.2MB/s is 58707718 B /
-// 2^20 / 1.393653 s: busybox-style units). Per dd call t = bs / rate =
-// 8.68 .. 13.20 ms; least squares t = a + bs / bw gives a = 8.638 ms,
-// bw = 63.11 MB/s (predicts 3.41, 6.46, 11.67, 13.91, 19.54, 21.13 MiB/s).
-// 63 MB/s is above USB 2.0's raw 60 MB/s: evidence the sweep was measured
-// on the Nexus 4's eMMC; the profile reproduces the sweep as given. One
-// round trip per call: the fit lumps the host's per-call cost into the
-// overhead, and it does not fit several 120 KiB commands per call
-// (usb-storage's 240-sector default), so a request here is one command.
+// ARM with eMMC"; the design notes (docs/) assign it to the USB stick): dd
+// rates before the patch at bs 32K..288K = 3.6, 6.3, 11.4, 13.6, 19.8, 21.3
+// "M". Read as MiB/s, like the thread's other dd (Chanho's 40.2MB/s is 58707718
+// B / 2^20 / 1.393653 s: busybox-style units). Per dd call t = bs / rate = 8.68
+// .. 13.20 ms; least squares t = a + bs / bw gives a = 8.638 ms, bw = 63.11
+// MB/s (predicts 3.41, 6.46, 11.67, 13.91, 19.54, 21.13 MiB/s). 63 MB/s is
+// above USB 2.0's raw 60 MB/s: evidence the sweep was measured on the Nexus 4's
+// eMMC; the profile reproduces the sweep as given. One round trip per call: the
+// fit lumps the host's per-call cost into the overhead, and it does not fit
+// several 120 KiB commands per call (usb-storage's 240-sector default), so a
+// request here is one command.
 DeviceProfile UsbStick() {
   DeviceProfile p;
   p.name = "usb-stick";
-  p.summary = "USB 2.0 mass-storage stick (the 2013 thread, Minchan Kim's bs sweep)";
-  p.command_overhead_ns = {8637977, "fit: intercept of t(bs) over seed 000's before column"};
-  p.bandwidth_bytes_per_s = {63108710, "fit: 1 / slope of t(bs) over seed 000's before column"};
+  p.summary =
+      "USB 2.0 mass-storage stick (the 2013 thread, Minchan Kim's bs sweep)";
+  p.command_overhead_ns = {
+      8637977, "fit: intercept of t(bs) over seed 000's before column"};
+  p.bandwidth_bytes_per_s = {
+      63108710, "fit: 1 / slope of t(bs) over seed 000's before column"};
   p.seek_ns = {0, "flash: no seek"};
   p.rotation_ns = {0, "flash: no rotation"};
-  p.max_request_bytes = {524288, "assumption: above the sweep's 288K so one call = one command"};
+  p.max_request_bytes = {
+      524288, "assumption: above the sweep's 288K so one call = one command"};
   p.command_bytes = {524288, "one SCSI READ(10) per request"};
-  p.queue_depth = {1, "USB mass storage bulk-only transport: one command at a time"};
+  p.queue_depth = {
+      1, "USB mass storage bulk-only transport: one command at a time"};
   p.channels = {1, "bulk-only transport"};
   p.nr_requests = {128, "Linux BLKDEV_MAX_RQ"};
   return p;
@@ -101,15 +119,20 @@ DeviceProfile UsbStick() {
 DeviceProfile QspiFlash() {
   DeviceProfile p;
   p.name = "qspi-flash";
-  p.summary = "quad-SPI NOR flash through mtdblock (the 2018 RT thread; device numbers assumed)";
-  p.command_overhead_ns = {5300,
-                           "assumption: 0xEB quad read = 24 clocks at 80 MHz (300 ns) + "
-                           "~5 us spi-nor/mtd driver per call"};
+  p.summary =
+      "quad-SPI NOR flash through mtdblock (the 2018 RT thread; device numbers "
+      "assumed)";
+  p.command_overhead_ns = {
+      5300,
+      "assumption: 0xEB quad read = 24 clocks at 80 MHz (300 ns) + "
+      "~5 us spi-nor/mtd driver per call"};
   p.bandwidth_bytes_per_s = {40000000, "assumption: 80 MHz x 4 data lines"};
   p.seek_ns = {0, "flash: no seek"};
   p.rotation_ns = {0, "flash: no rotation"};
-  p.max_request_bytes = {131072, "assumption: block-layer merge limit 256 sectors"};
-  p.command_bytes = {512, "mtd_blktrans reads sector by sector (mtdblock_readsect)"};
+  p.max_request_bytes = {131072,
+                         "assumption: block-layer merge limit 256 sectors"};
+  p.command_bytes = {512,
+                     "mtd_blktrans reads sector by sector (mtdblock_readsect)"};
   p.queue_depth = {1, "mtd_blktrans: one request at a time from its kthread"};
   p.channels = {1, "one SPI bus"};
   p.nr_requests = {128, "Linux BLKDEV_MAX_RQ"};
@@ -120,9 +143,12 @@ DeviceProfile QspiFlash() {
 DeviceProfile Nvme() {
   DeviceProfile p;
   p.name = "nvme";
-  p.summary = "PCIe 3.0 x4 NVMe SSD, for contrast (numbers assumed, not in seeds)";
-  p.command_overhead_ns = {80000, "assumption: QD1 4K random read latency of a TLC NVMe SSD"};
-  p.bandwidth_bytes_per_s = {3400000000ULL, "assumption: PCIe 3.0 x4 sequential read"};
+  p.summary =
+      "PCIe 3.0 x4 NVMe SSD, for contrast (numbers assumed, not in seeds)";
+  p.command_overhead_ns = {
+      80000, "assumption: QD1 4K random read latency of a TLC NVMe SSD"};
+  p.bandwidth_bytes_per_s = {3400000000ULL,
+                             "assumption: PCIe 3.0 x4 sequential read"};
   p.seek_ns = {0, "flash: no seek"};
   p.rotation_ns = {0, "flash: no rotation"};
   p.max_request_bytes = {131072, "assumption: MDTS 5 with 4 KiB pages"};
@@ -140,8 +166,8 @@ constexpr uint64_t kNearSectors = 256;
 }  // namespace
 
 const std::vector<DeviceProfile>& AllProfiles() {
-  static const std::vector<DeviceProfile> all = {Emmc(), KvmHdb(), UsbStick(), QspiFlash(),
-                                                 Nvme()};
+  static const std::vector<DeviceProfile> all = {Emmc(), KvmHdb(), UsbStick(),
+                                                 QspiFlash(), Nvme()};
   return all;
 }
 
@@ -167,7 +193,9 @@ uint64_t AccessNs(const DeviceProfile& p, uint64_t bytes, bool sequential) {
   return positioning + CommandCount(p, bytes) * p.command_overhead_ns.value;
 }
 
-DeviceTimeline::DeviceTimeline(const DeviceProfile& profile) : p_(profile) { Reset(); }
+DeviceTimeline::DeviceTimeline(const DeviceProfile& profile) : p_(profile) {
+  Reset();
+}
 
 void DeviceTimeline::Reset() {
   channel_free_.assign(std::max<uint64_t>(p_.channels.value, 1), 0);
@@ -177,11 +205,13 @@ void DeviceTimeline::Reset() {
   busy_ns_ = 0;
 }
 
-DeviceTimeline::Slot DeviceTimeline::Schedule(uint64_t now_ns, uint64_t sector, uint64_t bytes) {
+DeviceTimeline::Slot DeviceTimeline::Schedule(uint64_t now_ns, uint64_t sector,
+                                              uint64_t bytes) {
   Slot s;
   // The first request after power-on is positioned like a sequential one.
-  s.sequential = next_sector_ == UINT64_MAX ||
-                 (sector <= next_sector_ + kNearSectors && sector + kNearSectors >= next_sector_);
+  s.sequential =
+      next_sector_ == UINT64_MAX || (sector <= next_sector_ + kNearSectors &&
+                                     sector + kNearSectors >= next_sector_);
   auto ch = std::min_element(channel_free_.begin(), channel_free_.end());
   s.start_ns = std::max(now_ns, *ch);
   uint64_t accessed = s.start_ns + AccessNs(p_, bytes, s.sequential);

@@ -22,15 +22,15 @@ struct Sourced {
 struct DeviceProfile {
   const char* name = "";
   const char* summary = "";
-  Sourced command_overhead_ns;    // per command: protocol, controller, FTL lookup
+  Sourced command_overhead_ns;  // per command: protocol, controller, FTL lookup
   Sourced bandwidth_bytes_per_s;  // data transfer once the command runs
   Sourced seek_ns;                // average seek, for a non-sequential request
   Sourced rotation_ns;            // average rotational latency (half a turn)
   Sourced max_request_bytes;      // merge limit of the block-layer queue
   Sourced command_bytes;          // most bytes one device command moves
-  Sourced queue_depth;            // requests the host controller keeps in flight
-  Sourced channels;               // commands whose access latency overlaps
-  Sourced nr_requests;            // block-layer queue size (congestion at 7/8)
+  Sourced queue_depth;  // requests the host controller keeps in flight
+  Sourced channels;     // commands whose access latency overlaps
+  Sourced nr_requests;  // block-layer queue size (congestion at 7/8)
 };
 
 // All profiles: emmc-hs200, kvm-hdb, usb-stick, qspi-flash, nvme.
@@ -45,7 +45,8 @@ uint64_t TransferNs(const DeviceProfile& p, uint64_t bytes);
 // Seek + rotation when not sequential, plus one overhead per command.
 uint64_t AccessNs(const DeviceProfile& p, uint64_t bytes, bool sequential);
 // The whole service time of one request on an idle device.
-inline uint64_t ServiceNs(const DeviceProfile& p, uint64_t bytes, bool sequential) {
+inline uint64_t ServiceNs(const DeviceProfile& p, uint64_t bytes,
+                          bool sequential) {
   return AccessNs(p, bytes, sequential) + TransferNs(p, bytes);
 }
 

@@ -24,9 +24,10 @@ TEST(Profile, AllFiveExistAndEveryNumberHasASource) {
   std::vector<std::string> names;
   for (const DeviceProfile& p : AllProfiles()) {
     names.push_back(p.name);
-    for (const Sourced* s : {&p.command_overhead_ns, &p.bandwidth_bytes_per_s, &p.seek_ns,
-                             &p.rotation_ns, &p.max_request_bytes, &p.command_bytes,
-                             &p.queue_depth, &p.channels, &p.nr_requests}) {
+    for (const Sourced* s :
+         {&p.command_overhead_ns, &p.bandwidth_bytes_per_s, &p.seek_ns,
+          &p.rotation_ns, &p.max_request_bytes, &p.command_bytes,
+          &p.queue_depth, &p.channels, &p.nr_requests}) {
       EXPECT_GT(std::strlen(s->source), 5u) << p.name;
     }
     EXPECT_GT(p.bandwidth_bytes_per_s.value, 0u) << p.name;
@@ -34,8 +35,9 @@ TEST(Profile, AllFiveExistAndEveryNumberHasASource) {
     EXPECT_GT(p.channels.value, 0u) << p.name;
     EXPECT_GE(p.max_request_bytes.value, p.command_bytes.value) << p.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"emmc-hs200", "kvm-hdb", "usb-stick", "qspi-flash",
-                                             "nvme"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"emmc-hs200", "kvm-hdb", "usb-stick",
+                                      "qspi-flash", "nvme"}));
   EXPECT_EQ(FindProfile("floppy"), nullptr);
 }
 
@@ -45,8 +47,10 @@ TEST(Profile, ExactServiceTimes) {
   EXPECT_EQ(ServiceNs(P("emmc-hs200"), 131072, true), 739037u + 655360u);
   EXPECT_EQ(ServiceNs(P("kvm-hdb"), 131072, true), 4176790u);
   EXPECT_EQ(ServiceNs(P("kvm-hdb"), 131072, false), 16843457u);
-  EXPECT_EQ(ServiceNs(P("kvm-hdb"), 230686, true), 7387128u);  // two 128K commands
-  EXPECT_EQ(ServiceNs(P("qspi-flash"), 4096, true), 144800u);  // eight 512-byte reads
+  EXPECT_EQ(ServiceNs(P("kvm-hdb"), 230686, true),
+            7387128u);  // two 128K commands
+  EXPECT_EQ(ServiceNs(P("qspi-flash"), 4096, true),
+            144800u);  // eight 512-byte reads
   EXPECT_EQ(ServiceNs(P("nvme"), 4096, true), 81205u);
   EXPECT_EQ(ServiceNs(P("usb-stick"), 32768, true), 9157209u);
   EXPECT_EQ(CommandCount(P("qspi-flash"), 513), 2u);
@@ -68,10 +72,12 @@ TEST(Profile, UsbStickReproducesTheBsSweepWithinAFewPercent) {
   const struct {
     int kib;
     double mbs;
-  } sweep[] = {{32, 3.6}, {64, 6.3}, {128, 11.4}, {160, 13.6}, {256, 19.8}, {288, 21.3}};
+  } sweep[] = {{32, 3.6},   {64, 6.3},   {128, 11.4},
+               {160, 13.6}, {256, 19.8}, {288, 21.3}};
   for (auto [kib, mbs] : sweep) {
     uint64_t bytes = kib * 1024ULL;
-    double got = bytes * 1e9 / 1048576 / static_cast<double>(ServiceNs(p, bytes, true));
+    double got =
+        bytes * 1e9 / 1048576 / static_cast<double>(ServiceNs(p, bytes, true));
     EXPECT_NEAR(got, mbs, 0.06 * mbs) << kib << "K";
   }
 }
@@ -82,7 +88,8 @@ TEST(Profile, KvmHdbLeavesTheGzipTimeOfAOneMegabyteBlock) {
   uint64_t device = ServiceNs(P("kvm-hdb"), 230686, true);
   double block_ns = 1048576 / 98.33e6 * 1e9;
   double gzip_ns = 1048576 / 320e6 * 1e9;
-  EXPECT_NEAR(static_cast<double>(device), block_ns - gzip_ns, 0.001 * block_ns);
+  EXPECT_NEAR(static_cast<double>(device), block_ns - gzip_ns,
+              0.001 * block_ns);
 }
 
 TEST(Timeline, OneChannelRunsRequestsBackToBack) {
@@ -96,7 +103,8 @@ TEST(Timeline, OneChannelRunsRequestsBackToBack) {
   EXPECT_EQ(b.end_ns, a.end_ns + ServiceNs(p, 65536, true));
   auto c = t.Schedule(b.end_ns + 500, 256, 512);  // the device was idle
   EXPECT_EQ(c.start_ns, b.end_ns + 500);
-  EXPECT_EQ(t.busy_ns(), 2 * ServiceNs(p, 65536, true) + ServiceNs(p, 512, true));
+  EXPECT_EQ(t.busy_ns(),
+            2 * ServiceNs(p, 65536, true) + ServiceNs(p, 512, true));
 }
 
 TEST(Timeline, NvmeOverlapsAccessAndSerialisesTransfers) {
@@ -113,8 +121,8 @@ TEST(Timeline, DiskSeeksOnlyWhenNotSequential) {
   const DeviceProfile& p = P("kvm-hdb");
   DeviceTimeline t(p);
   auto a = t.Schedule(0, 0, 131072);
-  auto b = t.Schedule(a.end_ns, 256, 131072);        // right after a
-  auto c = t.Schedule(b.end_ns, 10000000, 131072);   // far away
+  auto b = t.Schedule(a.end_ns, 256, 131072);       // right after a
+  auto c = t.Schedule(b.end_ns, 10000000, 131072);  // far away
   EXPECT_TRUE(a.sequential);
   EXPECT_TRUE(b.sequential);
   EXPECT_FALSE(c.sequential);

@@ -27,7 +27,8 @@ void Absorb(Request* into, std::unique_ptr<Request> from, bool append) {
 
 }  // namespace
 
-MergeKind RequestQueue::Add(bio* b, uint64_t now_ns, uint64_t* next_seq, int* absorbed) {
+MergeKind RequestQueue::Add(bio* b, uint64_t now_ns, uint64_t* next_seq,
+                            int* absorbed) {
   *absorbed = 0;
   uint64_t start = b->bi_sector;
   uint64_t end = start + b->bi_size / 512;

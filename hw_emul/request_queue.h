@@ -17,12 +17,12 @@ namespace squashlab {
 struct bio;
 
 struct Request {
-  uint64_t seq = 0;          // creation order on its device
-  uint64_t sector = 0;       // first 512-byte sector
+  uint64_t seq = 0;     // creation order on its device
+  uint64_t sector = 0;  // first 512-byte sector
   uint64_t bytes = 0;
-  std::vector<bio*> bios;    // in sector order
-  bool reada = true;         // every bio is READA (so it may be refused)
-  bool sync = false;         // some bio carries REQ_SYNC
+  std::vector<bio*> bios;  // in sector order
+  bool reada = true;       // every bio is READA (so it may be refused)
+  bool sync = false;       // some bio carries REQ_SYNC
   uint64_t queued_ns = 0;
   uint64_t end_sector() const { return sector + bytes / 512; }
 };
@@ -31,7 +31,8 @@ enum class MergeKind { kNone, kBack, kFront };
 
 class RequestQueue {
  public:
-  explicit RequestQueue(uint64_t max_request_bytes) : max_bytes_(max_request_bytes) {}
+  explicit RequestQueue(uint64_t max_request_bytes)
+      : max_bytes_(max_request_bytes) {}
 
   // Merges `b` into a queued request if one ends where it starts (back) or
   // starts where it ends (front) and the result fits; otherwise queues a new
@@ -46,7 +47,9 @@ class RequestQueue {
   const std::deque<std::unique_ptr<Request>>& requests() const { return q_; }
 
  private:
-  bool Fits(const Request& r, uint64_t bytes) const { return r.bytes + bytes <= max_bytes_; }
+  bool Fits(const Request& r, uint64_t bytes) const {
+    return r.bytes + bytes <= max_bytes_;
+  }
   // Joins a request that now touches q_[i] into it; returns how many.
   int Coalesce(size_t i);
 

@@ -26,26 +26,33 @@ uint64_t Mix(uint64_t x) {
 
 const char* KindName(ContentKind k) {
   switch (k) {
-    case ContentKind::kZeros: return "zeros";
-    case ContentKind::kRandom: return "random";
-    case ContentKind::kText: return "text";
-    case ContentKind::kMixed: return "mixed";
+    case ContentKind::kZeros:
+      return "zeros";
+    case ContentKind::kRandom:
+      return "random";
+    case ContentKind::kText:
+      return "text";
+    case ContentKind::kMixed:
+      return "mixed";
   }
   return "?";
 }
 
-void FillPage(std::string& s, size_t begin, size_t end, ContentKind kind, uint64_t seed) {
+void FillPage(std::string& s, size_t begin, size_t end, ContentKind kind,
+              uint64_t seed) {
   switch (kind) {
     case ContentKind::kZeros:
       break;
     case ContentKind::kRandom:
-      for (size_t i = begin; i < end; i++) s[i] = static_cast<char>(Mix(seed ^ (i * 31)) >> 24);
+      for (size_t i = begin; i < end; i++)
+        s[i] = static_cast<char>(Mix(seed ^ (i * 31)) >> 24);
       break;
     case ContentKind::kText:
       // "line 123 of 7" padded to 24 bytes: compressible, but not one byte.
       for (size_t i = begin; i < end;) {
         const size_t chunk = i / 24;
-        std::string line = "line " + std::to_string(chunk) + " of " + std::to_string(seed % 1000);
+        std::string line = "line " + std::to_string(chunk) + " of " +
+                           std::to_string(seed % 1000);
         line.resize(23, ' ');
         line += '\n';
         for (; i < end && i / 24 == chunk; i++) s[i] = line[i % 24];
@@ -66,12 +73,14 @@ fs::path ScratchDir() {
 }  // namespace
 
 std::string ImageSpec::Describe() const {
-  std::string s = "mksquashfs -comp " + comp + " -b " + std::to_string(block_size);
+  std::string s =
+      "mksquashfs -comp " + comp + " -b " + std::to_string(block_size);
   for (const auto& f : flags) s += " " + f;
   s += " {";
   for (size_t i = 0; i < files.size(); i++) {
-    s += (i ? ", f" : "f") + std::to_string(i) + ": " + std::to_string(files[i].size) + " " +
-         KindName(files[i].kind) + "#" + std::to_string(files[i].seed);
+    s += (i ? ", f" : "f") + std::to_string(i) + ": " +
+         std::to_string(files[i].size) + " " + KindName(files[i].kind) + "#" +
+         std::to_string(files[i].seed);
   }
   return s + "}";
 }
@@ -83,9 +92,11 @@ std::string GenContent(const GenFile& f) {
   for (size_t page = 0; page * 4096 < f.size; page++) {
     ContentKind kind = f.kind;
     if (kind == ContentKind::kMixed) {
-      kind = static_cast<ContentKind>(Mix(f.seed * 1000003ULL + page) % 3);  // zeros/random/text
+      kind = static_cast<ContentKind>(Mix(f.seed * 1000003ULL + page) %
+                                      3);  // zeros/random/text
     }
-    FillPage(s, page * 4096, std::min<size_t>(f.size, (page + 1) * 4096), kind, f.seed);
+    FillPage(s, page * 4096, std::min<size_t>(f.size, (page + 1) * 4096), kind,
+             f.seed);
   }
   return s;
 }
@@ -95,25 +106,29 @@ rc::Gen<ImageSpec> GenImageSpec() {
     ImageSpec spec;
     spec.comp = Pick<std::string>({"gzip", "xz", "lz4", "zstd", "lzo"});
     spec.block_size = Pick<uint32_t>({131072, 4096, 8192, 16384, 32768, 65536});
-    for (const char* f : {"-no-fragments", "-always-use-fragments", "-noD", "-noF"}) {
+    for (const char* f :
+         {"-no-fragments", "-always-use-fragments", "-noD", "-noF"}) {
       if (Uniform(0, 5) == 4) spec.flags.push_back(f);  // shrinks to without
     }
     const int n = Uniform(1, 4);
     const int64_t b = spec.block_size;
     for (int i = 0; i < n; i++) {
       if (i > 0 && Uniform(0, 6) == 5) {
-        spec.files.push_back(spec.files[0]);  // a duplicate: mksquashfs shares its blocks
+        spec.files.push_back(
+            spec.files[0]);  // a duplicate: mksquashfs shares its blocks
         continue;
       }
       GenFile f;
       // Sizes on block and page boundaries, and anywhere in a block.
       const int64_t blocks = Uniform(0, 4);
-      const int64_t delta = Uniform(0, 2) == 0
-                                ? Pick<int64_t>({1, 0, -1, 4095, 4096, 4097, -4096, -4097})
-                                : Uniform<int64_t>(0, b);
-      f.size = static_cast<uint64_t>(std::max<int64_t>(i == 0 ? 1 : 0, blocks * b + delta));
-      f.kind = Pick<ContentKind>(
-          {ContentKind::kText, ContentKind::kMixed, ContentKind::kRandom, ContentKind::kZeros});
+      const int64_t delta =
+          Uniform(0, 2) == 0
+              ? Pick<int64_t>({1, 0, -1, 4095, 4096, 4097, -4096, -4097})
+              : Uniform<int64_t>(0, b);
+      f.size = static_cast<uint64_t>(
+          std::max<int64_t>(i == 0 ? 1 : 0, blocks * b + delta));
+      f.kind = Pick<ContentKind>({ContentKind::kText, ContentKind::kMixed,
+                                  ContentKind::kRandom, ContentKind::kZeros});
       f.seed = Uniform<uint32_t>(0, 1000);
       spec.files.push_back(f);
     }
@@ -123,7 +138,8 @@ rc::Gen<ImageSpec> GenImageSpec() {
 
 namespace {
 
-StatusOr<std::shared_ptr<const ImageModel>> PackUncached(const ImageSpec& spec) {
+StatusOr<std::shared_ptr<const ImageModel>> PackUncached(
+    const ImageSpec& spec) {
   const fs::path scratch = ScratchDir();
   if (scratch.empty()) return Status::IoError("mkdtemp failed");
   const fs::path src = scratch / "src", img = scratch / "img.sqfs";
@@ -132,11 +148,14 @@ StatusOr<std::shared_ptr<const ImageModel>> PackUncached(const ImageSpec& spec) 
     std::ofstream out(src / ("f" + std::to_string(i)), std::ios::binary);
     const std::string content = GenContent(spec.files[i]);
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    if (!out) return Status::IoError("cannot write " + (src / ("f" + std::to_string(i))).string());
+    if (!out)
+      return Status::IoError("cannot write " +
+                             (src / ("f" + std::to_string(i))).string());
   }
-  std::string cmd = "mksquashfs '" + src.string() + "' '" + img.string() +
-                    "' -quiet -no-progress -processors 1 -no-xattrs -all-root -comp " + spec.comp +
-                    " -b " + std::to_string(spec.block_size);
+  std::string cmd =
+      "mksquashfs '" + src.string() + "' '" + img.string() +
+      "' -quiet -no-progress -processors 1 -no-xattrs -all-root -comp " +
+      spec.comp + " -b " + std::to_string(spec.block_size);
   for (const auto& f : spec.flags) cmd += " " + f;
   cmd += " >/dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) {
@@ -150,7 +169,9 @@ StatusOr<std::shared_ptr<const ImageModel>> PackUncached(const ImageSpec& spec) 
   // bytes that went into the image first.
   for (size_t i = 0; i < spec.files.size(); i++) {
     const FileModel* f = model.value().Find("f" + std::to_string(i));
-    if (f == nullptr) return Status::Corruption("f" + std::to_string(i) + " missing from image");
+    if (f == nullptr)
+      return Status::Corruption("f" + std::to_string(i) +
+                                " missing from image");
     if (f->content != GenContent(spec.files[i]))
       return Status::Corruption("the reader decodes f" + std::to_string(i) +
                                 " differently from what mksquashfs was given");
@@ -162,7 +183,9 @@ StatusOr<std::shared_ptr<const ImageModel>> PackUncached(const ImageSpec& spec) 
 }  // namespace
 
 StatusOr<std::shared_ptr<const ImageModel>> PackImage(const ImageSpec& spec) {
-  static std::deque<std::pair<std::string, StatusOr<std::shared_ptr<const ImageModel>>>> cache;
+  static std::deque<
+      std::pair<std::string, StatusOr<std::shared_ptr<const ImageModel>>>>
+      cache;
   const std::string key = spec.Describe();
   for (const auto& [k, v] : cache)
     if (k == key) return v;

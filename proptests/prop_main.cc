@@ -20,13 +20,16 @@ std::string ScaledParams(std::string params, long scale) {
   size_t at = params.find(key);
   if (at == std::string::npos) {
     // RapidCheck's default budget is 100 cases.
-    return params + (params.empty() ? "" : " ") + key + std::to_string(100 * scale);
+    return params + (params.empty() ? "" : " ") + key +
+           std::to_string(100 * scale);
   }
   size_t begin = at + key.size();
   size_t end = params.find_first_of(" \t", begin);
   if (end == std::string::npos) end = params.size();
-  long cases = std::strtol(params.substr(begin, end - begin).c_str(), nullptr, 10);
-  return params.substr(0, begin) + std::to_string(cases * scale) + params.substr(end);
+  long cases =
+      std::strtol(params.substr(begin, end - begin).c_str(), nullptr, 10);
+  return params.substr(0, begin) + std::to_string(cases * scale) +
+         params.substr(end);
 }
 
 }  // namespace
@@ -40,8 +43,9 @@ int main(int argc, char** argv) {
       const char* rc = getenv("RC_PARAMS");
       std::string params = ScaledParams(rc ? rc : "", scale);
       setenv("RC_PARAMS", params.c_str(), 1);
-      std::fprintf(stderr, "squashlab: SQUASHLAB_PROP_SCALE=%ld: RC_PARAMS=\"%s\"\n", scale,
-                   params.c_str());
+      std::fprintf(stderr,
+                   "squashlab: SQUASHLAB_PROP_SCALE=%ld: RC_PARAMS=\"%s\"\n",
+                   scale, params.c_str());
     }
   }
   testing::InitGoogleTest(&argc, argv);

@@ -27,7 +27,7 @@ const std::vector<uint8_t>& Load(const std::string& name) {
 struct Corruption {
   std::string image;
   uint64_t offset = 0;
-  int width = 1;       // 1: xor a byte; 2/4/8: overwrite a field
+  int width = 1;  // 1: xor a byte; 2/4/8: overwrite a field
   uint64_t value = 0;
 };
 
@@ -39,8 +39,9 @@ void showValue(const Corruption& c, std::ostream& os) {
 rc::Gen<Corruption> GenCorruption() {
   return rc::gen::exec([] {
     Corruption c;
-    c.image = *rc::gen::element<std::string>("tree_gzip", "tree_lzma", "tree_lzo", "tree_lz4",
-                                             "tree_xz", "tree_zstd", "tree_raw", "tree_4k_nofrag");
+    c.image = *rc::gen::element<std::string>(
+        "tree_gzip", "tree_lzma", "tree_lzo", "tree_lz4", "tree_xz",
+        "tree_zstd", "tree_raw", "tree_4k_nofrag");
     const auto& bytes = Load(c.image);
     // Half the cases aim at the superblock and tables, where counts live.
     const uint64_t tables = DecodeLe64(bytes.data() + 64);
@@ -48,22 +49,27 @@ rc::Gen<Corruption> GenCorruption() {
     c.width = *rc::gen::element(1, 2, 4, 8);
     const uint64_t lo = in_tables ? tables : 0;
     c.offset = *rc::gen::inRange<uint64_t>(lo, bytes.size() - 8);
-    if (*rc::gen::inRange(0, 6) == 0) c.offset = *rc::gen::inRange<uint64_t>(0, 96);
-    c.value = c.width == 1 ? *rc::gen::inRange<uint64_t>(1, 256)
-                           : *rc::gen::oneOf(rc::gen::element<uint64_t>(0, ~0ull, 0x7fffffff,
-                                                                        0xFFFFFF1F, 1ull << 40),
-                                             rc::gen::arbitrary<uint64_t>());
+    if (*rc::gen::inRange(0, 6) == 0)
+      c.offset = *rc::gen::inRange<uint64_t>(0, 96);
+    c.value =
+        c.width == 1
+            ? *rc::gen::inRange<uint64_t>(1, 256)
+            : *rc::gen::oneOf(rc::gen::element<uint64_t>(
+                                  0, ~0ull, 0x7fffffff, 0xFFFFFF1F, 1ull << 40),
+                              rc::gen::arbitrary<uint64_t>());
     return c;
   });
 }
 
-RC_GTEST_PROP(ReaderRobustness, AnyCorruptionEndsCleanlyWithBoundedAllocation, ()) {
+RC_GTEST_PROP(ReaderRobustness, AnyCorruptionEndsCleanlyWithBoundedAllocation,
+              ()) {
   const Corruption c = *GenCorruption();
   std::vector<uint8_t> bytes = Load(c.image);
   if (c.width == 1) {
     bytes[c.offset] ^= static_cast<uint8_t>(c.value);
   } else {
-    for (int i = 0; i < c.width; ++i) bytes[c.offset + i] = static_cast<uint8_t>(c.value >> (8 * i));
+    for (int i = 0; i < c.width; ++i)
+      bytes[c.offset + i] = static_cast<uint8_t>(c.value >> (8 * i));
   }
   Status result;
   size_t largest = 0;

@@ -25,8 +25,8 @@ struct Packing {
   uint32_t block_size = 131072;
   std::vector<std::string> flags;
   std::string Describe() const {
-    std::string s = (gensquashfs ? "gensquashfs -c " : "mksquashfs -comp ") + comp + " -b " +
-                    std::to_string(block_size);
+    std::string s = (gensquashfs ? "gensquashfs -c " : "mksquashfs -comp ") +
+                    comp + " -b " + std::to_string(block_size);
     for (const auto& f : flags) s += " " + f;
     return s;
   }
@@ -39,7 +39,8 @@ rc::Gen<Packing> GenPacking() {
     Packing p;
     p.gensquashfs = *rc::gen::inRange(0, 5) == 0;
     p.comp = *rc::gen::element<std::string>("gzip", "xz", "lzo", "lz4", "zstd");
-    p.block_size = *rc::gen::element<uint32_t>(4096, 16384, 65536, 131072, 1 << 20);
+    p.block_size =
+        *rc::gen::element<uint32_t>(4096, 16384, 65536, 131072, 1 << 20);
     if (!p.gensquashfs) {
       for (const char* f : {"-noI", "-noD", "-noF", "-noX", "-no-fragments",
                             "-always-use-fragments", "-no-xattrs", "-nopad"}) {
@@ -50,14 +51,15 @@ rc::Gen<Packing> GenPacking() {
   });
 }
 
-std::string Pack(const Packing& p, const std::string& src, const std::string& out) {
+std::string Pack(const Packing& p, const std::string& src,
+                 const std::string& out) {
   std::string cmd;
   if (p.gensquashfs) {
     cmd = "gensquashfs -q -f -k -x -D '" + src + "' -c " + p.comp + " -b " +
           std::to_string(p.block_size) + " '" + out + "'";
   } else {
-    cmd = "mksquashfs '" + src + "' '" + out + "' -quiet -no-progress -comp " + p.comp + " -b " +
-          std::to_string(p.block_size);
+    cmd = "mksquashfs '" + src + "' '" + out + "' -quiet -no-progress -comp " +
+          p.comp + " -b " + std::to_string(p.block_size);
     for (const auto& f : p.flags) cmd += " " + f;
   }
   cmd += " >/dev/null 2>&1";
@@ -76,7 +78,8 @@ RC_GTEST_PROP(ReaderRoundTrip, ImageEqualsTheTreeItWasMadeFrom, ()) {
   const TreeModel tree = *GenTree(packing.block_size);
   const fs::path scratch = ScratchDir();
   RC_ASSERT(!scratch.empty());
-  const std::string src = (scratch / "src").string(), img = (scratch / "img.sqfs").string();
+  const std::string src = (scratch / "src").string(),
+                    img = (scratch / "img.sqfs").string();
   std::string why;
   const bool made = Materialize(tree, src, &why);
   if (!made) RC_FAIL("could not write the tree: " + why);
@@ -85,8 +88,8 @@ RC_GTEST_PROP(ReaderRoundTrip, ImageEqualsTheTreeItWasMadeFrom, ()) {
   auto image = Image::Open(img);
   RC_ASSERT(image.ok());
   CompareOptions opts;
-  opts.expect_xattrs = std::find(packing.flags.begin(), packing.flags.end(), "-no-xattrs") ==
-                       packing.flags.end();
+  opts.expect_xattrs = std::find(packing.flags.begin(), packing.flags.end(),
+                                 "-no-xattrs") == packing.flags.end();
   opts.expect_root_time = !packing.gensquashfs;
   opts.expect_hard_links = !packing.gensquashfs;
   const std::string diff = CompareImage(image->get(), tree, opts);

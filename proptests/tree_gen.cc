@@ -8,7 +8,8 @@
 namespace squashlab::proptests {
 namespace {
 
-constexpr uint64_t kMaxTreeBytes = 6 << 20;  // keeps one case well under a second
+constexpr uint64_t kMaxTreeBytes = 6
+                                   << 20;  // keeps one case well under a second
 
 std::string GenName(std::set<std::string>* taken) {
   // Printable ASCII, space, newline, '-' first, and bytes of UTF-8 and beyond;
@@ -19,8 +20,9 @@ std::string GenName(std::set<std::string>* taken) {
   } else {
     const int len = *rc::gen::inRange(1, 24);
     for (int i = 0; i < len; ++i) {
-      int c = *rc::gen::oneOf(rc::gen::inRange(0x61, 0x7b), rc::gen::inRange(0x20, 0x7f),
-                              rc::gen::inRange(0x80, 0x100), rc::gen::just(0x0a));
+      int c = *rc::gen::oneOf(
+          rc::gen::inRange(0x61, 0x7b), rc::gen::inRange(0x20, 0x7f),
+          rc::gen::inRange(0x80, 0x100), rc::gen::just(0x0a));
       if (c == '/') c = '_';
       name.push_back(static_cast<char>(c));
     }
@@ -34,7 +36,8 @@ std::string GenName(std::set<std::string>* taken) {
 }
 
 uint64_t GenSize(uint32_t bs) {
-  return *rc::gen::oneOf(rc::gen::element<uint64_t>(0, 1, bs - 1, bs, bs + 1, 2ull * bs, 2ull * bs + 7),
+  return *rc::gen::oneOf(rc::gen::element<uint64_t>(0, 1, bs - 1, bs, bs + 1,
+                                                    2ull * bs, 2ull * bs + 7),
                          rc::gen::inRange<uint64_t>(0, 3ull * bs + 1));
 }
 
@@ -44,23 +47,27 @@ Node GenFile(uint32_t bs) {
   n.size = GenSize(bs);
   n.seed = *rc::gen::arbitrary<uint32_t>();
   if (n.size > 2ull * bs && *rc::gen::inRange(0, 3) == 0) {
-    n.holes.emplace_back(static_cast<uint64_t>(bs), static_cast<uint64_t>(bs));  // one whole block
+    n.holes.emplace_back(static_cast<uint64_t>(bs),
+                         static_cast<uint64_t>(bs));  // one whole block
   }
   return n;
 }
 
 void AddCommon(Node* n) {
-  n->mode = *rc::gen::element<uint32_t>(0644, 0600, 0755, 0700, 0444, 04755, 02755, 01777, 0);
+  n->mode = *rc::gen::element<uint32_t>(0644, 0600, 0755, 0700, 0444, 04755,
+                                        02755, 01777, 0);
   n->mtime = *rc::gen::inRange<uint32_t>(0, 0x7fffffff);
   // Linux allows user.* xattrs on regular files and directories only.
-  const bool xattrs_allowed = n->kind == NodeKind::kFile || n->kind == NodeKind::kDir;
+  const bool xattrs_allowed =
+      n->kind == NodeKind::kFile || n->kind == NodeKind::kDir;
   if (xattrs_allowed && *rc::gen::inRange(0, 4) == 0) {
     const int count = *rc::gen::inRange(1, 3);
     for (int i = 0; i < count; ++i) {
       // At least one byte: gensquashfs drops empty values (the kernel then
       // shows none, so that is the producer's choice, not a reader bug).
       const size_t len = *rc::gen::inRange<size_t>(1, 300);
-      n->xattrs.emplace_back("user.k" + std::to_string(i), std::string(len, static_cast<char>('a' + i)));
+      n->xattrs.emplace_back("user.k" + std::to_string(i),
+                             std::string(len, static_cast<char>('a' + i)));
     }
   }
 }
@@ -89,9 +96,10 @@ TreeModel Build(uint32_t bs) {
       n.kind = NodeKind::kDir;
     } else if (kind < 8) {
       n.kind = NodeKind::kSymlink;
-      n.symlink_target = *rc::gen::oneOf(rc::gen::just(std::string("target")),
-                                         rc::gen::just(std::string(3000, 'l')),
-                                         rc::gen::just(std::string("../no/such")));
+      n.symlink_target =
+          *rc::gen::oneOf(rc::gen::just(std::string("target")),
+                          rc::gen::just(std::string(3000, 'l')),
+                          rc::gen::just(std::string("../no/such")));
     } else if (kind < 9) {
       n.kind = NodeKind::kFifo;
     } else if (!files.empty()) {
@@ -102,7 +110,8 @@ TreeModel Build(uint32_t bs) {
     }
     n.name = GenName(&names[parent]);
     if (n.kind != NodeKind::kHardLink) AddCommon(&n);
-    if (n.kind == NodeKind::kDir) n.mode |= 0700;  // the producer must be able to read it back
+    if (n.kind == NodeKind::kDir)
+      n.mode |= 0700;  // the producer must be able to read it back
     const size_t index = t.nodes.size();
     t.nodes.push_back(std::move(n));
     t.nodes[parent].children.push_back(index);
@@ -111,7 +120,8 @@ TreeModel Build(uint32_t bs) {
     }
     if (t.nodes[index].kind == NodeKind::kFile) files.push_back(index);
   }
-  if (*rc::gen::inRange(0, 8) == 0) {  // a large directory: several metadata blocks and an index
+  if (*rc::gen::inRange(0, 8) ==
+      0) {  // a large directory: several metadata blocks and an index
     Node big;
     big.kind = NodeKind::kDir;
     big.mode = 0755;

@@ -51,12 +51,14 @@ struct CompareOptions {
   bool expect_xattrs = true;
   bool expect_times = true;
   bool expect_root_time = true;  // gensquashfs does not keep the root's mtime
-  bool expect_hard_links = true; // gensquashfs --pack-dir stores each link apart
+  bool expect_hard_links =
+      true;  // gensquashfs --pack-dir stores each link apart
 };
 
 // Compares the image with the tree, path by path; returns "" when equal,
 // else a description of the first difference.
-std::string CompareImage(Image* image, const TreeModel& t, const CompareOptions& opts);
+std::string CompareImage(Image* image, const TreeModel& t,
+                         const CompareOptions& opts);
 
 }  // namespace squashlab::proptests
 

@@ -6,24 +6,27 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "model/sched/explorer.h"
+#include "harness/mount.h"
+#include "harness/workloads.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
-#include "harness/workloads.h"
 #include "model/kernel/page.h"
-#include "harness/mount.h"
+#include "model/sched/explorer.h"
 #include "testdata/expected_tree.h"
 
 namespace squashlab::proptests {
 namespace {
 
-StatusOr<std::shared_ptr<const ImageModel>> NamedImage(const std::string& name) {
-  static std::map<std::string, StatusOr<std::shared_ptr<const ImageModel>>> cache;
+StatusOr<std::shared_ptr<const ImageModel>> NamedImage(
+    const std::string& name) {
+  static std::map<std::string, StatusOr<std::shared_ptr<const ImageModel>>>
+      cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
     it = cache
-             .emplace(name, name == "default" ? DefaultImage()
-                                              : LoadImage(testdata::ImagePath(name)))
+             .emplace(name, name == "default"
+                                ? DefaultImage()
+                                : LoadImage(testdata::ImagePath(name)))
              .first;
   }
   return it->second;
@@ -36,7 +39,8 @@ rc::Gen<std::string> GenDevicePlan(uint64_t sectors) {
   return rc::gen::exec([sectors] {
     std::vector<std::string> items;
     auto maybe = [] { return Uniform(0, 3) == 2; };  // shrinks to "no"
-    if (maybe()) items.push_back("eio=" + Pick<std::string>({"0.02", "0.1", "0.3"}));
+    if (maybe())
+      items.push_back("eio=" + Pick<std::string>({"0.02", "0.1", "0.3"}));
     if (maybe()) {
       items.push_back("reada_drop=" + Pick<std::string>({"0.3", "1"}));
       if (maybe()) items.push_back("congest=" + Pick<std::string>({"1", "2"}));
@@ -44,7 +48,8 @@ rc::Gen<std::string> GenDevicePlan(uint64_t sectors) {
     if (maybe()) items.push_back("short=" + Pick<std::string>({"0.1", "0.5"}));
     if (maybe()) {
       items.push_back("delay=" + Pick<std::string>({"0.3", "1"}));
-      if (maybe()) items.push_back("delay_us=" + Pick<std::string>({"10", "100"}));
+      if (maybe())
+        items.push_back("delay_us=" + Pick<std::string>({"10", "100"}));
     }
     if (maybe()) items.push_back("reorder=" + Pick<std::string>({"0.3", "1"}));
     if (maybe() && sectors > 0) {
@@ -87,10 +92,12 @@ void SpawnReaders(Kernel& k, SquashfsMount* m, const ImageModel& img,
     o.ra_pages = r.ra_pages;
     o.eio_allowed = eio_allowed;
     if (r.random) {
-      spawn_random_reader(k, m->inodes[f], oracle, o, 1 + r.length_pages % 4, 1000 + i);
+      spawn_random_reader(k, m->inodes[f], oracle, o, 1 + r.length_pages % 4,
+                          1000 + i);
       continue;
     }
-    o.start = oracle->content.size() * static_cast<uint64_t>(r.start_permille) / 1000;
+    o.start =
+        oracle->content.size() * static_cast<uint64_t>(r.start_permille) / 1000;
     if (r.length_pages) o.end = o.start + uint64_t{4096} * r.length_pages;
     spawn_dd(k, m->inodes[f], oracle, o);
   }
@@ -101,12 +108,14 @@ std::string ExpectedPage(const FileModel& f, unsigned long index) {
   std::string want(PAGE_SIZE, '\0');
   const uint64_t at = uint64_t{index} * PAGE_SIZE;
   if (at < f.content.size())
-    f.content.copy(want.data(), std::min<uint64_t>(PAGE_SIZE, f.content.size() - at), at);
+    f.content.copy(want.data(),
+                   std::min<uint64_t>(PAGE_SIZE, f.content.size() - at), at);
   return want;
 }
 
 // At quiescence: every uptodate page must hold the oracle's bytes.
-void CheckPages(Kernel& k, const SquashfsMount& m, const ImageModel& img, PageSnapshot* snap) {
+void CheckPages(Kernel& k, const SquashfsMount& m, const ImageModel& img,
+                PageSnapshot* snap) {
   for (size_t i = 0; i < img.files.size(); i++) {
     const FileModel& f = img.files[i];
     for (const auto& [index, p] : m.inodes[i]->i_mapping->page_tree) {
@@ -120,12 +129,15 @@ void CheckPages(Kernel& k, const SquashfsMount& m, const ImageModel& img, PageSn
       if (g != got.end()) {
         char body[240];
         std::snprintf(body, sizeof body,
-                      "%s page %lu (file offset %llu): byte 0x%02x, the image holds 0x%02x\n",
+                      "%s page %lu (file offset %llu): byte 0x%02x, the image "
+                      "holds 0x%02x\n",
                       f.name.c_str(), index,
-                      static_cast<unsigned long long>(uint64_t{index} * PAGE_SIZE +
-                                                      (g - got.begin())),
-                      static_cast<unsigned char>(*g), static_cast<unsigned char>(*w));
-        k.Record(ReportKind::kWrongData, "squashlab: uptodate page cache page holds wrong bytes",
+                      static_cast<unsigned long long>(
+                          uint64_t{index} * PAGE_SIZE + (g - got.begin())),
+                      static_cast<unsigned char>(*g),
+                      static_cast<unsigned char>(*w));
+        k.Record(ReportKind::kWrongData,
+                 "squashlab: uptodate page cache page holds wrong bytes",
                  body + dump_page(p));
         return;
       }
@@ -151,12 +163,13 @@ void CorruptOnePage(const SquashfsMount& m) {
 void showValue(const VariantCase& c, std::ostream& os) {
   ScenarioSpec s = c.spec;
   s.variant = "*";  // each run sets its own
-  os << s.Name() << " image=" << (c.image == "generated" ? c.generated.Describe() : c.image)
+  os << s.Name()
+     << " image=" << (c.image == "generated" ? c.generated.Describe() : c.image)
      << " strategy=" << c.strategy << " seed=" << c.seed;
   for (const ExtraReader& r : c.readers) {
-    os << "\n  + " << (r.random ? "random reader" : "dd") << " file#" << r.file << " bs=" << r.bs
-       << " start=" << r.start_permille << "/1000 pages=" << r.length_pages
-       << " ra_pages=" << r.ra_pages;
+    os << "\n  + " << (r.random ? "random reader" : "dd") << " file#" << r.file
+       << " bs=" << r.bs << " start=" << r.start_permille
+       << "/1000 pages=" << r.length_pages << " ra_pages=" << r.ra_pages;
   }
 }
 
@@ -169,26 +182,31 @@ rc::Gen<VariantCase> GenVariantCase() {
     VariantCase c;
     // The embedded image (8K blocks, gzip), generated images of every codec
     // and block size, and real 128K and 4K-block images from testdata/.
-    c.image = Pick<std::string>(
-        {"default", "generated", "default", "generated", "tree_xz", "tree_lz4", "tree_4k_nofrag"});
+    c.image = Pick<std::string>({"default", "generated", "default", "generated",
+                                 "tree_xz", "tree_lz4", "tree_4k_nofrag"});
     if (c.image == "generated") c.generated = *GenImageSpec();
     auto image = ImageOf(c);
-    const uint64_t sectors = image.ok() ? (image.value()->bytes.size() + 511) / 512 : 0;
-    c.spec.decomp = Pick<std::string>({"single", "multi", "percpu", "percpu-locallock"});
+    const uint64_t sectors =
+        image.ok() ? (image.value()->bytes.size() + 511) / 512 : 0;
+    c.spec.decomp =
+        Pick<std::string>({"single", "multi", "percpu", "percpu-locallock"});
     std::vector<std::string> workloads;
     for (const auto& [w, d] : Workloads()) workloads.push_back(w);
     c.spec.workload = Pick(workloads);
     const int nreaders = Pick<int>({0, 0, 1, 2});
     for (int i = 0; i < nreaders; i++) c.readers.push_back(*GenReader());
     if (Uniform(0, 2) == 1) {
-      c.spec.device = Pick<std::string>({"emmc-hs200", "kvm-hdb", "usb-stick", "qspi-flash", "nvme"}) +
-                      Pick<std::string>({"", ",bs=512", ",bs=1024", ",bs=4096"});
+      c.spec.device =
+          Pick<std::string>(
+              {"emmc-hs200", "kvm-hdb", "usb-stick", "qspi-flash", "nvme"}) +
+          Pick<std::string>({"", ",bs=512", ",bs=1024", ",bs=4096"});
     }
     // SquashFS has no data checksums: a flipped bit in an lz4, lzo or
     // stored block decodes to wrong bytes no reader can notice. Only gzip
     // images (zlib's Adler-32 catches a flip) take the bitflip plan.
     std::vector<std::string> named = {"eio", "reada"};
-    if (c.image == "default" || (c.image == "generated" && c.generated.comp == "gzip"))
+    if (c.image == "default" ||
+        (c.image == "generated" && c.generated.comp == "gzip"))
       named.push_back("bitflip");
     const int kind = Uniform(0, c.spec.device.empty() ? 4 : 6);
     if (kind >= 2) c.spec.faults = Pick(named);  // else half the cases: none
@@ -202,7 +220,8 @@ rc::Gen<VariantCase> GenVariantCase() {
   });
 }
 
-VariantRun RunVariant(const VariantCase& c, const std::string& variant, RunHooks hooks) {
+VariantRun RunVariant(const VariantCase& c, const std::string& variant,
+                      RunHooks hooks) {
   VariantRun out;
   auto image = ImageOf(c);
   if (!image.ok()) {
@@ -220,7 +239,8 @@ VariantRun RunVariant(const VariantCase& c, const std::string& variant, RunHooks
     SpawnReaders(k, m, *img, readers, eio_allowed);
     Kernel* kp = &k;
     if (hooks.corrupt_one_page) k.AtQuiescence([m] { CorruptOnePage(*m); });
-    k.AtQuiescence([kp, m, img, snap] { CheckPages(*kp, *m, *img, snap.get()); });
+    k.AtQuiescence(
+        [kp, m, img, snap] { CheckPages(*kp, *m, *img, snap.get()); });
   };
   auto sc = MakeScenario(spec, img, observe);
   if (!sc.ok()) {
@@ -242,7 +262,8 @@ VariantRun RunVariant(const VariantCase& c, const std::string& variant, RunHooks
   return out;
 }
 
-Comparison ComparePages(const std::vector<std::pair<std::string, const PageSnapshot*>>& runs) {
+Comparison ComparePages(
+    const std::vector<std::pair<std::string, const PageSnapshot*>>& runs) {
   Comparison cmp;
   // The first variant holding each page, and how many hold it.
   std::map<PageKey, std::pair<const std::string*, const std::string*>> first;
@@ -253,12 +274,15 @@ Comparison ComparePages(const std::vector<std::pair<std::string, const PageSnaps
       auto [it, fresh] = first.try_emplace(key, &variant, &bytes);
       if (fresh || *it->second.second == bytes) continue;
       const std::string& other = *it->second.second;
-      const size_t at = std::mismatch(bytes.begin(), bytes.end(), other.begin()).first -
-                        bytes.begin();
+      const size_t at =
+          std::mismatch(bytes.begin(), bytes.end(), other.begin()).first -
+          bytes.begin();
       if (cmp.diff.empty()) {
-        cmp.diff = variant + " differs from " + *it->second.first + ": " + key.first + " page " +
-                   std::to_string(key.second) + " byte " + std::to_string(at) + " holds " +
-                   std::to_string(static_cast<unsigned char>(bytes[at])) + ", not " +
+        cmp.diff = variant + " differs from " + *it->second.first + ": " +
+                   key.first + " page " + std::to_string(key.second) +
+                   " byte " + std::to_string(at) + " holds " +
+                   std::to_string(static_cast<unsigned char>(bytes[at])) +
+                   ", not " +
                    std::to_string(static_cast<unsigned char>(other[at]));
       }
     }

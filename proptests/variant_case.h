@@ -29,20 +29,22 @@ namespace squashlab::proptests {
 
 // A reader spawned beside the named workload.
 struct ExtraReader {
-  size_t file = 0;         // index into the image's files, modulo their number
-  bool random = false;     // random 512-aligned reads instead of a sequential dd
-  size_t bs = 4096;        // dd's block size, or each random read's length
+  size_t file = 0;      // index into the image's files, modulo their number
+  bool random = false;  // random 512-aligned reads instead of a sequential dd
+  size_t bs = 4096;     // dd's block size, or each random read's length
   int start_permille = 0;  // dd: where it starts, in thousandths of the file
-  int length_pages = 0;    // dd: how far it reads (0: to the end); random: reads - 1
+  int length_pages =
+      0;  // dd: how far it reads (0: to the end); random: reads - 1
   unsigned ra_pages = 32;  // the open file's readahead window (0: none)
 };
 
 struct VariantCase {
-  std::string image = "default";  // "default", "generated" or a testdata image name
-  ImageSpec generated;            // when image == "generated"
-  ScenarioSpec spec;              // spec.variant is set by each run
+  std::string image =
+      "default";        // "default", "generated" or a testdata image name
+  ImageSpec generated;  // when image == "generated"
+  ScenarioSpec spec;    // spec.variant is set by each run
   std::vector<ExtraReader> readers;
-  std::string strategy = "pct";   // "pct" or "random"
+  std::string strategy = "pct";  // "pct" or "random"
   uint64_t seed = 1;
 };
 
@@ -71,17 +73,19 @@ struct RunHooks {
   bool corrupt_one_page = false;
 };
 
-VariantRun RunVariant(const VariantCase& c, const std::string& variant, RunHooks hooks = {});
+VariantRun RunVariant(const VariantCase& c, const std::string& variant,
+                      RunHooks hooks = {});
 
 struct Comparison {
-  std::string diff;       // "" when every page held by several variants agrees
-  size_t shared = 0;      // pages held uptodate by two or more variants
-  size_t unshared = 0;    // pages only one variant held (readahead differs)
+  std::string diff;     // "" when every page held by several variants agrees
+  size_t shared = 0;    // pages held uptodate by two or more variants
+  size_t unshared = 0;  // pages only one variant held (readahead differs)
 };
 
 // Pages present in several runs must be byte-identical; the diff names the
 // variant that differs, from which one, where.
-Comparison ComparePages(const std::vector<std::pair<std::string, const PageSnapshot*>>& runs);
+Comparison ComparePages(
+    const std::vector<std::pair<std::string, const PageSnapshot*>>& runs);
 
 }  // namespace squashlab::proptests
 

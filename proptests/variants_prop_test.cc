@@ -21,8 +21,9 @@
 namespace squashlab::proptests {
 namespace {
 
-const std::vector<std::string> kCorrectVariants = {"sync-3.13", "file-cache-3.13", "async-fixed",
-                                                   "readpages-cache", "readahead-mainline"};
+const std::vector<std::string> kCorrectVariants = {
+    "sync-3.13", "file-cache-3.13", "async-fixed", "readpages-cache",
+    "readahead-mainline"};
 
 void TagCase(const VariantCase& c) {
   RC_TAG(c.image == "generated" ? "generated image" : "named image",
@@ -30,7 +31,8 @@ void TagCase(const VariantCase& c) {
          c.spec.faults.empty() ? "no faults" : "faults");
 }
 
-RC_GTEST_PROP(VariantsProperty, CorrectVariantsReturnTheOraclesBytesAndAgreePageByPage, ()) {
+RC_GTEST_PROP(VariantsProperty,
+              CorrectVariantsReturnTheOraclesBytesAndAgreePageByPage, ()) {
   const VariantCase c = *GenVariantCase();
   TagCase(c);
   std::vector<VariantRun> runs;
@@ -39,11 +41,13 @@ RC_GTEST_PROP(VariantsProperty, CorrectVariantsReturnTheOraclesBytesAndAgreePage
     if (!runs.back().report.empty()) RC_FAIL(runs.back().report);
   }
   std::vector<std::pair<std::string, const PageSnapshot*>> snaps;
-  for (size_t i = 0; i < runs.size(); i++) snaps.emplace_back(kCorrectVariants[i], &runs[i].pages);
+  for (size_t i = 0; i < runs.size(); i++)
+    snaps.emplace_back(kCorrectVariants[i], &runs[i].pages);
   const Comparison cmp = ComparePages(snaps);
   if (!cmp.diff.empty()) RC_FAIL(cmp.diff);
   RC_CLASSIFY(cmp.shared > 0, "pages compared across variants");
-  RC_CLASSIFY(cmp.unshared > 0, "readahead differed (pages only one variant held)");
+  RC_CLASSIFY(cmp.unshared > 0,
+              "readahead differed (pages only one variant held)");
   size_t error_pages = 0;
   for (const VariantRun& r : runs) error_pages += r.pages.error_pages;
   RC_CLASSIFY(error_pages > 0, "a fault left PG_error pages");
@@ -70,7 +74,8 @@ std::string Shown(const VariantCase& c) {
 bool Smallest(const VariantCase& c) {
   return c.image == "default" && c.spec.decomp == "single" &&
          c.spec.workload == Workloads().front().first && c.readers.empty() &&
-         c.spec.device.empty() && c.spec.faults.empty() && c.strategy == "pct" && c.seed == 0;
+         c.spec.device.empty() && c.spec.faults.empty() &&
+         c.strategy == "pct" && c.seed == 0;
 }
 
 TEST(VariantsProperty, TheSamePropertyIsFalsifiedAndShrunkForAsync2013) {
@@ -91,34 +96,41 @@ TEST(VariantsProperty, TheSamePropertyIsFalsifiedAndShrunkForAsync2013) {
     RC_ASSERT(run.report.empty());
   };
   rc::detail::TestMetadata metadata;
-  metadata.id = metadata.description = "async-2013 behaves like the correct variants";
+  metadata.id = metadata.description =
+      "async-2013 behaves like the correct variants";
   const rc::detail::TestParams params = rc::detail::configuration().testParams;
-  const rc::detail::TestResult result = rc::detail::checkTestable(property, metadata, params);
-  std::cerr << "\n- " << metadata.description << " (seed=" << params.seed << ")\n";
+  const rc::detail::TestResult result =
+      rc::detail::checkTestable(property, metadata, params);
+  std::cerr << "\n- " << metadata.description << " (seed=" << params.seed
+            << ")\n";
   rc::detail::printResultMessage(result, std::cerr);
   std::cerr << "\n";
 
   rc::detail::FailureResult failure;
   ASSERT_TRUE(result.match(failure))
-      << "RapidCheck found no counterexample for async-2013 within " << params.maxSuccess
-      << " cases";
+      << "RapidCheck found no counterexample for async-2013 within "
+      << params.maxSuccess << " cases";
   ASSERT_TRUE(seen.first && seen.last);
   // Shrinking ran (candidates were tried unless the case was already the
   // smallest), every failing candidate was kept (a candidate may also fail
   // unseen: one that shows the same, e.g. a repeated choice), and the
   // reported counterexample is the last failing case, which fails again.
-  EXPECT_TRUE(seen.candidates > 0 || Smallest(*seen.first)) << "no shrink was tried";
-  EXPECT_LE(static_cast<size_t>(seen.failing), 1 + failure.reproduce.shrinkPath.size());
+  EXPECT_TRUE(seen.candidates > 0 || Smallest(*seen.first))
+      << "no shrink was tried";
+  EXPECT_LE(static_cast<size_t>(seen.failing),
+            1 + failure.reproduce.shrinkPath.size());
   bool shown_in_report = false;
   for (const auto& [type, value] : failure.counterExample)
     shown_in_report |= value == seen.last_shown;
-  EXPECT_TRUE(shown_in_report) << "the reported counterexample is not the last failing case";
+  EXPECT_TRUE(shown_in_report)
+      << "the reported counterexample is not the last failing case";
   EXPECT_FALSE(RunVariant(*seen.last, "async-2013").report.empty())
       << "the shrunk counterexample does not fail again";
   std::cerr << "first failing case: ";
   showValue(*seen.first, std::cerr);
-  std::cerr << "\nshrunk in " << failure.reproduce.shrinkPath.size() << " steps ("
-            << seen.candidates << " candidates tried) to: " << seen.last_shown << "\n";
+  std::cerr << "\nshrunk in " << failure.reproduce.shrinkPath.size()
+            << " steps (" << seen.candidates
+            << " candidates tried) to: " << seen.last_shown << "\n";
 }
 
 // The page check itself: one flipped byte in one uptodate page must be
@@ -131,7 +143,8 @@ TEST(VariantsProperty, AWrongByteInAnUptodatePageIsReported) {
   for (const std::string& v : kCorrectVariants) {
     EXPECT_EQ(RunVariant(c, v).report, "") << v;
     const VariantRun run = RunVariant(c, v, hooks);
-    EXPECT_NE(run.report.find("uptodate page cache page holds wrong bytes"), std::string::npos)
+    EXPECT_NE(run.report.find("uptodate page cache page holds wrong bytes"),
+              std::string::npos)
         << v << ": " << run.report;
   }
 }
@@ -141,15 +154,19 @@ TEST(VariantsProperty, AWrongByteInAnUptodatePageIsReported) {
 TEST(VariantsProperty, ComparisonNamesTheVariantThatDiffers) {
   VariantCase c;
   c.spec.workload = "dd";
-  VariantRun a = RunVariant(c, "sync-3.13"), b = RunVariant(c, "readahead-mainline");
+  VariantRun a = RunVariant(c, "sync-3.13"),
+             b = RunVariant(c, "readahead-mainline");
   ASSERT_EQ(a.report, "");
   ASSERT_EQ(b.report, "");
-  Comparison same = ComparePages({{"sync-3.13", &a.pages}, {"readahead-mainline", &b.pages}});
+  Comparison same =
+      ComparePages({{"sync-3.13", &a.pages}, {"readahead-mainline", &b.pages}});
   EXPECT_EQ(same.diff, "");
   ASSERT_GT(same.shared, 0u);
   b.pages.uptodate.begin()->second[100] ^= 1;
-  Comparison differ = ComparePages({{"sync-3.13", &a.pages}, {"readahead-mainline", &b.pages}});
-  EXPECT_EQ(differ.diff.rfind("readahead-mainline differs from sync-3.13: ", 0), 0u)
+  Comparison differ =
+      ComparePages({{"sync-3.13", &a.pages}, {"readahead-mainline", &b.pages}});
+  EXPECT_EQ(differ.diff.rfind("readahead-mainline differs from sync-3.13: ", 0),
+            0u)
       << differ.diff;
 }
 

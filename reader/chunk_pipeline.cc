@@ -11,7 +11,8 @@
 
 namespace squashlab {
 
-ChunkPipeline::ChunkPipeline(const DataReader* data, int threads) : data_(data) {
+ChunkPipeline::ChunkPipeline(const DataReader* data, int threads)
+    : data_(data) {
   const int n = threads < 1 ? 1 : threads;
   for (int i = 0; i < n; ++i) {
     auto ctx = data_->NewContext();
@@ -26,11 +27,13 @@ ChunkPipeline::ChunkPipeline(const DataReader* data, int threads) : data_(data) 
   // at 32 blocks whatever -p says.
   window_ = n <= 1 ? 1 : static_cast<size_t>(std::min(4 * n + 4, 32));
   slots_ = std::make_unique<Slot[]>(window_);
-  for (size_t i = 0; i < window_; ++i) slots_[i].buf.resize(data_->block_size());
+  for (size_t i = 0; i < window_; ++i)
+    slots_[i].buf.resize(data_->block_size());
   if (n <= 1) return;
   // The caller decodes too while it waits (Run), so n - 1 threads make n.
   for (int i = 0; i + 1 < n; ++i) {
-    workers_.emplace_back([this, ctx = contexts_[i].get()] { WorkerLoop(ctx); });
+    workers_.emplace_back(
+        [this, ctx = contexts_[i].get()] { WorkerLoop(ctx); });
   }
 }
 
@@ -45,7 +48,8 @@ void ChunkPipeline::Decode(uint64_t seq, DataReader::Context* ctx) {
   Slot& s = slot(seq);
   s.status = data_->ReadChunk(*s.job.layout, s.job.chunk, ctx, s.buf.data());
   if (s.status.ok() && *worker_sink_) {
-    s.status = (*worker_sink_)(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));
+    s.status = (*worker_sink_)(
+        s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));
   }
   s.done.store(1);
   s.done.notify_one();
@@ -78,8 +82,8 @@ void ChunkPipeline::WorkerLoop(DataReader::Context* ctx) {
 Status ChunkPipeline::RunInline(const Source& next, const Sink& sink) {
   Slot& s = slots_[0];
   while (next(&s.job)) {
-    SQL_RETURN_IF_ERROR(data_->ReadChunk(*s.job.layout, s.job.chunk, contexts_[0].get(),
-                                         s.buf.data()));
+    SQL_RETURN_IF_ERROR(data_->ReadChunk(*s.job.layout, s.job.chunk,
+                                         contexts_[0].get(), s.buf.data()));
     const ByteSpan bytes(s.buf.data(), s.job.layout->chunk_length(s.job.chunk));
     if (*worker_sink_) SQL_RETURN_IF_ERROR((*worker_sink_)(s.job, bytes));
     SQL_RETURN_IF_ERROR(sink(s.job, bytes));
@@ -90,7 +94,8 @@ Status ChunkPipeline::RunInline(const Source& next, const Sink& sink) {
 void ChunkPipeline::Drain(uint64_t head, uint64_t tail) {
   // Take every unclaimed sequence number so that no worker starts one.
   uint64_t first_unclaimed = claim_.load();
-  while (first_unclaimed < tail && !claim_.compare_exchange_weak(first_unclaimed, tail)) {
+  while (first_unclaimed < tail &&
+         !claim_.compare_exchange_weak(first_unclaimed, tail)) {
   }
   for (uint64_t seq = head; seq < tail; ++seq) {
     Slot& s = slot(seq);
@@ -102,7 +107,8 @@ void ChunkPipeline::Drain(uint64_t head, uint64_t tail) {
   }
 }
 
-Status ChunkPipeline::Run(const Source& next, const Sink& sink, const Sink& worker_sink) {
+Status ChunkPipeline::Run(const Source& next, const Sink& sink,
+                          const Sink& worker_sink) {
   SQL_RETURN_IF_ERROR(init_status_);
   // Published to the workers by the first tail_ store below.
   worker_sink_ = &worker_sink;
@@ -132,7 +138,9 @@ Status ChunkPipeline::Run(const Source& next, const Sink& sink, const Sink& work
     }
     s.done.store(0);
     Status st = s.status;
-    if (st.ok()) st = sink(s.job, ByteSpan(s.buf.data(), s.job.layout->chunk_length(s.job.chunk)));
+    if (st.ok())
+      st = sink(s.job, ByteSpan(s.buf.data(),
+                                s.job.layout->chunk_length(s.job.chunk)));
     s.job.layout.reset();
     ++head;
     if (!st.ok()) {

@@ -42,7 +42,8 @@ class ChunkPipeline {
   // decoded it (a worker or the caller), before `sink` does: in any order
   // and concurrently with other calls (e.g. positional writes), so it must
   // be thread-safe.
-  Status Run(const Source& next, const Sink& sink, const Sink& worker_sink = nullptr);
+  Status Run(const Source& next, const Sink& sink,
+             const Sink& worker_sink = nullptr);
 
  private:
   struct Slot {

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "reader/image.h"
 #include "testdata/expected_tree.h"
 
@@ -13,8 +12,8 @@ namespace squashlab {
 namespace {
 
 // Runs the whole of `paths`, one file after another, through one Run.
-Status CatFiles(Image* img, int threads, const std::vector<std::string>& paths, std::string* out,
-                int fail_sink_at = -1) {
+Status CatFiles(Image* img, int threads, const std::vector<std::string>& paths,
+                std::string* out, int fail_sink_at = -1) {
   std::vector<std::shared_ptr<const FileLayout>> layouts;
   for (const std::string& p : paths) {
     SQL_ASSIGN_OR_RETURN(Inode in, img->Lookup(p));
@@ -47,19 +46,23 @@ Status CatFiles(Image* img, int threads, const std::vector<std::string>& paths, 
 TEST(ChunkPipelineTest, AnyThreadCountDeliversTheSameBytesInOrder) {
   auto img = Image::OpenBytes(testdata::ImageBytesOf("tree_gzip"));
   ASSERT_TRUE(img.ok());
-  const std::vector<std::string> paths = {"/big", "/empty", "/small", "/sparse", "/block_plus_1",
-                                          "/text", "/many/entry_0007"};
+  const std::vector<std::string> paths = {
+      "/big",          "/empty", "/small",          "/sparse",
+      "/block_plus_1", "/text",  "/many/entry_0007"};
   std::string want;
   for (const auto& f : testdata::PatternFiles()) {
-    if (f.path == std::string("/big")) want += testdata::ExpectedPattern(f.seed, f.size);
+    if (f.path == std::string("/big"))
+      want += testdata::ExpectedPattern(f.seed, f.size);
   }
-  want += testdata::ExpectedPattern(1, 100) + std::string(1 << 20, '\0') + "end" +
-          testdata::ExpectedPattern(4, 131073) + testdata::ExpectedText() + "entry_0007";
+  want += testdata::ExpectedPattern(1, 100) + std::string(1 << 20, '\0') +
+          "end" + testdata::ExpectedPattern(4, 131073) +
+          testdata::ExpectedText() + "entry_0007";
   for (int threads : {1, 2, 3, 8}) {
     std::string got;
     Status s = CatFiles(img->get(), threads, paths, &got);
     ASSERT_TRUE(s.ok()) << s.ToString();
-    EXPECT_TRUE(got == want) << threads << " threads: " << got.size() << " bytes vs " << want.size();
+    EXPECT_TRUE(got == want)
+        << threads << " threads: " << got.size() << " bytes vs " << want.size();
   }
 }
 
@@ -94,7 +97,8 @@ TEST(ChunkPipelineTest, CorruptBlockIsAnErrorNotABadByte) {
     std::string got;
     Status s = CatFiles(bad->get(), threads, {"/text"}, &got);
     EXPECT_EQ(s.code(), StatusCode::kCorruption) << s.ToString();
-    EXPECT_LE(got.size(), 131072u) << "nothing after the bad block may be delivered";
+    EXPECT_LE(got.size(), 131072u)
+        << "nothing after the bad block may be delivered";
   }
 }
 

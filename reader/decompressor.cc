@@ -6,12 +6,18 @@ namespace squashlab {
 
 StatusOr<std::unique_ptr<Decompressor>> NewDecompressor(CompressorId id) {
   switch (id) {
-    case CompressorId::kGzip: return NewGzipDecompressor();
-    case CompressorId::kLzma: return NewXzDecompressor(/*legacy_lzma=*/true);
-    case CompressorId::kXz: return NewXzDecompressor(/*legacy_lzma=*/false);
-    case CompressorId::kLzo: return NewLzoDecompressor();
-    case CompressorId::kLz4: return NewLz4Decompressor();
-    case CompressorId::kZstd: return NewZstdDecompressor();
+    case CompressorId::kGzip:
+      return NewGzipDecompressor();
+    case CompressorId::kLzma:
+      return NewXzDecompressor(/*legacy_lzma=*/true);
+    case CompressorId::kXz:
+      return NewXzDecompressor(/*legacy_lzma=*/false);
+    case CompressorId::kLzo:
+      return NewLzoDecompressor();
+    case CompressorId::kLz4:
+      return NewLz4Decompressor();
+    case CompressorId::kZstd:
+      return NewZstdDecompressor();
   }
   return Status::Unsupported("unknown compressor");
 }
@@ -19,7 +25,8 @@ StatusOr<std::unique_ptr<Decompressor>> NewDecompressor(CompressorId id) {
 namespace {
 
 std::string GzipStrategies(uint16_t s) {
-  static constexpr const char* kNames[] = {"default", "filtered", "huffman", "rle", "fixed"};
+  static constexpr const char* kNames[] = {"default", "filtered", "huffman",
+                                           "rle", "fixed"};
   std::string out;
   for (int i = 0; i < 5; ++i) {
     if (s & (1u << i)) out += (out.empty() ? "" : "+") + std::string(kNames[i]);
@@ -28,7 +35,8 @@ std::string GzipStrategies(uint16_t s) {
 }
 
 std::string XzFilters(uint32_t f) {
-  static constexpr const char* kNames[] = {"x86", "powerpc", "ia64", "arm", "armthumb", "sparc"};
+  static constexpr const char* kNames[] = {"x86", "powerpc",  "ia64",
+                                           "arm", "armthumb", "sparc"};
   std::string out;
   for (int i = 0; i < 6; ++i) {
     if (f & (1u << i)) out += (out.empty() ? "" : "+") + std::string(kNames[i]);
@@ -38,7 +46,8 @@ std::string XzFilters(uint32_t f) {
 
 }  // namespace
 
-StatusOr<CompressorOptions> ParseCompressorOptions(CompressorId id, ByteSpan bytes) {
+StatusOr<CompressorOptions> ParseCompressorOptions(CompressorId id,
+                                                   ByteSpan bytes) {
   LeCursor c(bytes);
   CompressorOptions o;
   o.present = true;
@@ -50,7 +59,8 @@ StatusOr<CompressorOptions> ParseCompressorOptions(CompressorId id, ByteSpan byt
       if (!c.ok()) break;
       if (level < 1 || level > 9 || window < 8 || window > 15)
         return Status::Corruption("gzip options out of range");
-      o.description = "level=" + std::to_string(level) + " window=" + std::to_string(window) +
+      o.description = "level=" + std::to_string(level) +
+                      " window=" + std::to_string(window) +
                       " strategies=" + GzipStrategies(strategies);
       return o;
     }
@@ -58,14 +68,17 @@ StatusOr<CompressorOptions> ParseCompressorOptions(CompressorId id, ByteSpan byt
       uint32_t dict = c.U32();
       uint32_t filters = c.U32();
       if (!c.ok()) break;
-      o.description = "dictionary=" + std::to_string(dict) + " filters=" + XzFilters(filters);
+      o.description = "dictionary=" + std::to_string(dict) +
+                      " filters=" + XzFilters(filters);
       return o;
     }
     case CompressorId::kLz4: {
       uint32_t version = c.U32();
       uint32_t flags = c.U32();
       if (!c.ok()) break;
-      if (version != 1) return Status::Unsupported("lz4 format version " + std::to_string(version));
+      if (version != 1)
+        return Status::Unsupported("lz4 format version " +
+                                   std::to_string(version));
       o.description = "version=1" + std::string((flags & 1) ? " hc" : "");
       return o;
     }
@@ -79,10 +92,12 @@ StatusOr<CompressorOptions> ParseCompressorOptions(CompressorId id, ByteSpan byt
       uint32_t algorithm = c.U32();
       uint32_t level = c.U32();
       if (!c.ok()) break;
-      static constexpr const char* kAlgs[] = {"lzo1x_1", "lzo1x_1_11", "lzo1x_1_12",
-                                              "lzo1x_1_15", "lzo1x_999"};
-      if (algorithm > 4) return Status::Corruption("lzo algorithm out of range");
-      o.description = std::string("algorithm=") + kAlgs[algorithm] + " level=" + std::to_string(level);
+      static constexpr const char* kAlgs[] = {
+          "lzo1x_1", "lzo1x_1_11", "lzo1x_1_12", "lzo1x_1_15", "lzo1x_999"};
+      if (algorithm > 4)
+        return Status::Corruption("lzo algorithm out of range");
+      o.description = std::string("algorithm=") + kAlgs[algorithm] +
+                      " level=" + std::to_string(level);
       return o;
     }
     case CompressorId::kLzma:

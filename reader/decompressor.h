@@ -35,7 +35,8 @@ struct CompressorOptions {
 };
 
 // REQUIRES: `bytes` is the decoded options metadata block.
-StatusOr<CompressorOptions> ParseCompressorOptions(CompressorId id, ByteSpan bytes);
+StatusOr<CompressorOptions> ParseCompressorOptions(CompressorId id,
+                                                   ByteSpan bytes);
 
 // Per-codec factories (decompressor_<codec>.cc).
 std::unique_ptr<Decompressor> NewGzipDecompressor();

@@ -15,7 +15,8 @@ class GzipDecompressor final : public Decompressor {
     if (ok_) inflateEnd(&zs_);
   }
   StatusOr<size_t> Decompress(ByteSpan src, std::span<uint8_t> dst) override {
-    if (!ok_ || inflateReset(&zs_) != Z_OK) return Status::IoError("zlib init failed");
+    if (!ok_ || inflateReset(&zs_) != Z_OK)
+      return Status::IoError("zlib init failed");
     zs_.next_in = const_cast<Bytef*>(src.data());
     zs_.avail_in = static_cast<uInt>(src.size());
     zs_.next_out = dst.data();

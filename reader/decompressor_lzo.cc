@@ -17,8 +17,10 @@ class LzoDecompressor final : public Decompressor {
   }
   StatusOr<size_t> Decompress(ByteSpan src, std::span<uint8_t> dst) override {
     lzo_uint out_len = dst.size();
-    int rc = lzo1x_decompress_safe(src.data(), src.size(), dst.data(), &out_len, nullptr);
-    if (rc == LZO_E_OUTPUT_OVERRUN) return Status::Corruption("lzo block decompresses past its limit");
+    int rc = lzo1x_decompress_safe(src.data(), src.size(), dst.data(), &out_len,
+                                   nullptr);
+    if (rc == LZO_E_OUTPUT_OVERRUN)
+      return Status::Corruption("lzo block decompresses past its limit");
     if (rc != LZO_E_OK) return Status::Corruption("lzo block is corrupt");
     return static_cast<size_t>(out_len);
   }

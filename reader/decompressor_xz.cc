@@ -26,8 +26,9 @@ class XzDecompressor final : public Decompressor {
     strm_.avail_out = dst.size();
     rc = lzma_code(&strm_, LZMA_FINISH);
     if (rc != LZMA_STREAM_END) {
-      return Status::Corruption(strm_.avail_out == 0 ? "xz block decompresses past its limit"
-                                                     : "xz block is corrupt");
+      return Status::Corruption(strm_.avail_out == 0
+                                    ? "xz block decompresses past its limit"
+                                    : "xz block is corrupt");
     }
     return dst.size() - strm_.avail_out;
   }

@@ -13,9 +13,11 @@ class ZstdDecompressor final : public Decompressor {
   ~ZstdDecompressor() override { ZSTD_freeDCtx(dctx_); }
   StatusOr<size_t> Decompress(ByteSpan src, std::span<uint8_t> dst) override {
     if (dctx_ == nullptr) return Status::IoError("zstd init failed");
-    size_t n = ZSTD_decompressDCtx(dctx_, dst.data(), dst.size(), src.data(), src.size());
+    size_t n = ZSTD_decompressDCtx(dctx_, dst.data(), dst.size(), src.data(),
+                                   src.size());
     if (ZSTD_isError(n)) {
-      return Status::Corruption(std::string("zstd block: ") + ZSTD_getErrorName(n));
+      return Status::Corruption(std::string("zstd block: ") +
+                                ZSTD_getErrorName(n));
     }
     return n;
   }

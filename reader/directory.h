@@ -33,11 +33,13 @@ struct DirectoryTables {
 
 // Decodes every entry of directory `dir` in stored order. Rejects unsafe and
 // duplicate names, out-of-range inode numbers, and headers that overrun.
-StatusOr<std::vector<DirEntry>> ReadDirectory(const DirectoryTables& t, const Inode& dir);
+StatusOr<std::vector<DirEntry>> ReadDirectory(const DirectoryTables& t,
+                                              const Inode& dir);
 
 // Finds `name` in `dir`, starting from the directory index when it has one.
 // Returns kNotFound when absent.
-StatusOr<DirEntry> LookupName(const DirectoryTables& t, const Inode& dir, const std::string& name);
+StatusOr<DirEntry> LookupName(const DirectoryTables& t, const Inode& dir,
+                              const std::string& name);
 
 }  // namespace squashlab
 

@@ -28,20 +28,24 @@ uint32_t FileLayout::chunk_length(uint64_t i) const {
 
 namespace {
 
-Status CheckStored(const StoredBlock& b, uint32_t block_size, uint64_t data_start,
-                   uint64_t data_end, const char* what) {
+Status CheckStored(const StoredBlock& b, uint32_t block_size,
+                   uint64_t data_start, uint64_t data_end, const char* what) {
   if ((b.stored_size & ~kSizeMask) != 0 || b.stored_size > block_size)
     return Status::Corruption(std::string(what) + " stored size " +
-                              std::to_string(b.stored_size) + " exceeds the block size");
+                              std::to_string(b.stored_size) +
+                              " exceeds the block size");
   if (b.stored_size == 0) return Status::Ok();
-  if (b.start < data_start || b.start > data_end || b.stored_size > data_end - b.start)
-    return Status::Corruption(std::string(what) + " at " + std::to_string(b.start) +
+  if (b.start < data_start || b.start > data_end ||
+      b.stored_size > data_end - b.start)
+    return Status::Corruption(std::string(what) + " at " +
+                              std::to_string(b.start) +
                               " lies outside the data area");
   return Status::Ok();
 }
 
-Status ReadBlockList(MetadataReader* inode_table, const Inode& file, uint32_t block_size,
-                     uint64_t data_start, uint64_t data_end, FileLayout* layout) {
+Status ReadBlockList(MetadataReader* inode_table, const Inode& file,
+                     uint32_t block_size, uint64_t data_start,
+                     uint64_t data_end, FileLayout* layout) {
   MetaPos pos = file.block_list_pos;
   uint64_t next = file.blocks_start;
   constexpr uint64_t kBatch = 1024;
@@ -53,7 +57,8 @@ Status ReadBlockList(MetadataReader* inode_table, const Inode& file, uint32_t bl
       StoredBlock b = DecodeBlockSize(next, DecodeLe32(buf + i * 4));
       if (b.stored_size == 0 && !b.compressed)
         return Status::Corruption("sparse block marked uncompressed");
-      SQL_RETURN_IF_ERROR(CheckStored(b, block_size, data_start, data_end, "data block"));
+      SQL_RETURN_IF_ERROR(
+          CheckStored(b, block_size, data_start, data_end, "data block"));
       next += b.stored_size;
       layout->blocks.push_back(b);
     }
@@ -64,28 +69,35 @@ Status ReadBlockList(MetadataReader* inode_table, const Inode& file, uint32_t bl
 
 }  // namespace
 
-StatusOr<FileLayout> BuildFileLayout(MetadataReader* inode_table, LookupTable* fragments,
-                                     const Inode& file, uint32_t block_size,
-                                     uint64_t data_start, uint64_t data_end) {
-  if (file.type != InodeType::kFile) return Status::InvalidArgument("not a regular file");
+StatusOr<FileLayout> BuildFileLayout(MetadataReader* inode_table,
+                                     LookupTable* fragments, const Inode& file,
+                                     uint32_t block_size, uint64_t data_start,
+                                     uint64_t data_end) {
+  if (file.type != InodeType::kFile)
+    return Status::InvalidArgument("not a regular file");
   FileLayout layout;
   layout.file_size = file.file_size;
   layout.block_size = block_size;
-  SQL_RETURN_IF_ERROR(ReadBlockList(inode_table, file, block_size, data_start, data_end, &layout));
+  SQL_RETURN_IF_ERROR(ReadBlockList(inode_table, file, block_size, data_start,
+                                    data_end, &layout));
   if (file.has_fragment()) {
-    if (fragments == nullptr) return Status::Corruption("file uses a fragment but there is no fragment table");
+    if (fragments == nullptr)
+      return Status::Corruption(
+          "file uses a fragment but there is no fragment table");
     uint8_t e[16];
     SQL_RETURN_IF_ERROR(fragments->Entry(file.fragment_index, e));
     layout.has_tail = true;
     layout.fragment_index = file.fragment_index;
     layout.fragment = DecodeBlockSize(DecodeLe64(e), DecodeLe32(e + 8));
     layout.tail_offset = file.fragment_offset;
-    if (layout.fragment.stored_size == 0) return Status::Corruption("fragment block of size 0");
-    SQL_RETURN_IF_ERROR(
-        CheckStored(layout.fragment, block_size, data_start, data_end, "fragment block"));
+    if (layout.fragment.stored_size == 0)
+      return Status::Corruption("fragment block of size 0");
+    SQL_RETURN_IF_ERROR(CheckStored(layout.fragment, block_size, data_start,
+                                    data_end, "fragment block"));
     const uint32_t tail = layout.chunk_length(layout.blocks.size());
     if (static_cast<uint64_t>(layout.tail_offset) + tail > block_size)
-      return Status::Corruption("file tail runs past the end of its fragment block");
+      return Status::Corruption(
+          "file tail runs past the end of its fragment block");
   }
   return layout;
 }

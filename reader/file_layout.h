@@ -31,7 +31,7 @@ struct FileLayout {
   bool has_tail = false;            // the last chunk comes from a fragment
   StoredBlock fragment;             // the fragment block holding the tail
   uint32_t fragment_index = 0;
-  uint32_t tail_offset = 0;         // the tail's offset in the fragment block
+  uint32_t tail_offset = 0;  // the tail's offset in the fragment block
 
   uint64_t chunk_count() const { return blocks.size() + (has_tail ? 1 : 0); }
   uint64_t chunk_offset(uint64_t i) const { return i * block_size; }
@@ -42,9 +42,10 @@ struct FileLayout {
 // Builds the layout of `file`: reads its block list from the inode table and
 // its fragment entry, and checks that every block lies in the data area
 // [data_start, data_end).
-StatusOr<FileLayout> BuildFileLayout(MetadataReader* inode_table, LookupTable* fragments,
-                                     const Inode& file, uint32_t block_size,
-                                     uint64_t data_start, uint64_t data_end);
+StatusOr<FileLayout> BuildFileLayout(MetadataReader* inode_table,
+                                     LookupTable* fragments, const Inode& file,
+                                     uint32_t block_size, uint64_t data_start,
+                                     uint64_t data_end);
 
 }  // namespace squashlab
 

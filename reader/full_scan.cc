@@ -10,7 +10,8 @@ namespace squashlab {
 namespace {
 
 void Mix(ScanStats* s, const uint8_t* p, size_t n) {
-  for (size_t i = 0; i < n; ++i) s->checksum = (s->checksum ^ p[i]) * 1099511628211ull;
+  for (size_t i = 0; i < n; ++i)
+    s->checksum = (s->checksum ^ p[i]) * 1099511628211ull;
 }
 
 // Per-scan state reused across files: a fresh block buffer and codec
@@ -20,14 +21,16 @@ struct Scratch {
   std::vector<uint8_t> buf;
 };
 
-Status ScanFile(Image* image, const Inode& in, const ScanLimits& limits, Scratch* scratch,
-                ScanStats* stats) {
+Status ScanFile(Image* image, const Inode& in, const ScanLimits& limits,
+                Scratch* scratch, ScanStats* stats) {
   SQL_ASSIGN_OR_RETURN(FileLayout layout, image->Layout(in));
   uint64_t read = 0;
-  for (uint64_t i = 0; i < layout.chunk_count() && read < limits.max_file_bytes &&
-                       stats->file_bytes + read < limits.max_total_bytes;
+  for (uint64_t i = 0;
+       i < layout.chunk_count() && read < limits.max_file_bytes &&
+       stats->file_bytes + read < limits.max_total_bytes;
        ++i) {
-    SQL_RETURN_IF_ERROR(image->data().ReadChunk(layout, i, scratch->ctx.get(), scratch->buf.data()));
+    SQL_RETURN_IF_ERROR(image->data().ReadChunk(layout, i, scratch->ctx.get(),
+                                                scratch->buf.data()));
     Mix(stats, scratch->buf.data(), layout.chunk_length(i));
     read += layout.chunk_length(i);
   }
@@ -35,19 +38,22 @@ Status ScanFile(Image* image, const Inode& in, const ScanLimits& limits, Scratch
   return Status::Ok();
 }
 
-Status ScanInode(Image* image, const Inode& in, const ScanLimits& limits, Scratch* scratch,
-                 ScanStats* stats) {
+Status ScanInode(Image* image, const Inode& in, const ScanLimits& limits,
+                 Scratch* scratch, ScanStats* stats) {
   ++stats->inodes;
   SQL_RETURN_IF_ERROR(image->Uid(in).status());
   SQL_RETURN_IF_ERROR(image->Gid(in).status());
   SQL_ASSIGN_OR_RETURN(auto xattrs, image->ListXattrs(in));
   for (const Xattr& x : xattrs) {
     ++stats->xattrs;
-    Mix(stats, reinterpret_cast<const uint8_t*>(x.value.data()), x.value.size());
+    Mix(stats, reinterpret_cast<const uint8_t*>(x.value.data()),
+        x.value.size());
   }
   if (in.type == InodeType::kSymlink)
-    Mix(stats, reinterpret_cast<const uint8_t*>(in.symlink_target.data()), in.symlink_target.size());
-  if (in.type == InodeType::kFile) return ScanFile(image, in, limits, scratch, stats);
+    Mix(stats, reinterpret_cast<const uint8_t*>(in.symlink_target.data()),
+        in.symlink_target.size());
+  if (in.type == InodeType::kFile)
+    return ScanFile(image, in, limits, scratch, stats);
   return Status::Ok();
 }
 
@@ -68,7 +74,8 @@ Status ScanImage(Image* image, const ScanLimits& limits, ScanStats* stats) {
     SQL_ASSIGN_OR_RETURN(auto entries, image->ReadDir(dir));
     for (const DirEntry& e : entries) {
       if (stats->inodes >= limits.max_inodes) break;
-      Mix(stats, reinterpret_cast<const uint8_t*>(e.name.data()), e.name.size());
+      Mix(stats, reinterpret_cast<const uint8_t*>(e.name.data()),
+          e.name.size());
       SQL_ASSIGN_OR_RETURN(Inode in, image->ReadInode(e));
       SQL_RETURN_IF_ERROR(ScanInode(image, in, limits, &scratch, stats));
       if (in.type != InodeType::kDirectory) continue;

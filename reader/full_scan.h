@@ -12,8 +12,9 @@
 namespace squashlab {
 
 struct ScanLimits {
-  uint64_t max_inodes = ~uint64_t{0};      // stop after visiting this many
-  uint64_t max_file_bytes = ~uint64_t{0};  // read at most this much of each file
+  uint64_t max_inodes = ~uint64_t{0};  // stop after visiting this many
+  uint64_t max_file_bytes =
+      ~uint64_t{0};  // read at most this much of each file
   // ... and this much in all: a small valid image can name one huge sparse
   // file thousands of times through hard links.
   uint64_t max_total_bytes = ~uint64_t{0};

@@ -17,7 +17,8 @@ StatusOr<std::unique_ptr<Image>> Image::OpenBytes(std::vector<uint8_t> bytes) {
   return OpenImageBytes(ImageBytes::FromBuffer(std::move(bytes)));
 }
 
-StatusOr<std::unique_ptr<Image>> Image::OpenImageBytes(std::shared_ptr<const ImageBytes> bytes) {
+StatusOr<std::unique_ptr<Image>> Image::OpenImageBytes(
+    std::shared_ptr<const ImageBytes> bytes) {
   std::unique_ptr<Image> img(new Image());
   SQL_RETURN_IF_ERROR(img->Init(std::move(bytes)));
   return img;
@@ -37,7 +38,8 @@ Status Image::Init(std::shared_ptr<const ImageBytes> bytes) {
                         sb_.inode_table_start);
     auto block = opts.ReadBlock(kSuperblockSize);
     if (!block.ok()) return block.status().WithContext("compressor options");
-    SQL_ASSIGN_OR_RETURN(options_, ParseCompressorOptions(sb_.compressor, (*block)->data));
+    SQL_ASSIGN_OR_RETURN(
+        options_, ParseCompressorOptions(sb_.compressor, (*block)->data));
     tables_.data_start = (*block)->next;
   }
   SQL_RETURN_IF_ERROR(OpenTables());
@@ -50,32 +52,36 @@ Status Image::OpenTables() {
   Decompressor* d = meta_decompressor_.get();
   const uint64_t lower = sb_.directory_table_start;
   uint64_t dir_limit = sb_.id_table_start;
-  auto opened = LookupTable::Open(bytes_.get(), d, "id", sb_.id_table_start, sb_.id_count, 4, lower);
+  auto opened = LookupTable::Open(bytes_.get(), d, "id", sb_.id_table_start,
+                                  sb_.id_count, 4, lower);
   if (!opened.ok()) return opened.status();
   ids_ = std::move(opened).value();
   dir_limit = std::min(dir_limit, ids_->first_block());
   if (sb_.fragment_table_start != kInvalidTable) {
-    SQL_ASSIGN_OR_RETURN(fragments_, LookupTable::Open(bytes_.get(), d, "fragment",
-                                                       sb_.fragment_table_start,
-                                                       sb_.fragment_count, 16, lower));
+    SQL_ASSIGN_OR_RETURN(
+        fragments_,
+        LookupTable::Open(bytes_.get(), d, "fragment", sb_.fragment_table_start,
+                          sb_.fragment_count, 16, lower));
     dir_limit = std::min(dir_limit, fragments_->first_block());
   }
   if (sb_.export_table_start != kInvalidTable) {
-    SQL_ASSIGN_OR_RETURN(exports_, LookupTable::Open(bytes_.get(), d, "export",
-                                                     sb_.export_table_start, sb_.inode_count,
-                                                     8, lower));
+    SQL_ASSIGN_OR_RETURN(
+        exports_,
+        LookupTable::Open(bytes_.get(), d, "export", sb_.export_table_start,
+                          sb_.inode_count, 8, lower));
     dir_limit = std::min(dir_limit, exports_->first_block());
   }
   if (sb_.xattr_id_table_start != kInvalidTable) {
-    SQL_ASSIGN_OR_RETURN(xattrs_,
-                         XattrTable::Open(bytes_.get(), d, sb_.xattr_id_table_start, lower));
+    SQL_ASSIGN_OR_RETURN(
+        xattrs_,
+        XattrTable::Open(bytes_.get(), d, sb_.xattr_id_table_start, lower));
     dir_limit = std::min(dir_limit, xattrs_->kv_start());  // its first block
   }
   tables_.directory_limit = dir_limit;
-  inode_table_ = std::make_unique<MetadataReader>(bytes_.get(), d, sb_.inode_table_start,
-                                                  sb_.directory_table_start);
-  directory_table_ = std::make_unique<MetadataReader>(bytes_.get(), d,
-                                                      sb_.directory_table_start, dir_limit);
+  inode_table_ = std::make_unique<MetadataReader>(
+      bytes_.get(), d, sb_.inode_table_start, sb_.directory_table_start);
+  directory_table_ = std::make_unique<MetadataReader>(
+      bytes_.get(), d, sb_.directory_table_start, dir_limit);
   return Status::Ok();
 }
 
@@ -87,7 +93,8 @@ StatusOr<Inode> Image::ReadInode(const DirEntry& e) {
   auto inode = ReadInode(e.inode_ref);
   if (!inode.ok()) return inode.status().WithContext(e.name);
   if (inode->type != e.type || inode->inode_number != e.inode_number)
-    return Status::Corruption(e.name + ": directory entry says " + InodeTypeName(e.type) + " #" +
+    return Status::Corruption(e.name + ": directory entry says " +
+                              InodeTypeName(e.type) + " #" +
                               std::to_string(e.inode_number) + ", inode says " +
                               InodeTypeName(inode->type) + " #" +
                               std::to_string(inode->inode_number));
@@ -97,7 +104,8 @@ StatusOr<Inode> Image::ReadInode(const DirEntry& e) {
 StatusOr<Inode> Image::Root() {
   auto root = ReadInode(sb_.root_inode_ref);
   if (!root.ok()) return root.status().WithContext("root inode");
-  if (root->type != InodeType::kDirectory) return Status::Corruption("root inode is not a directory");
+  if (root->type != InodeType::kDirectory)
+    return Status::Corruption("root inode is not a directory");
   return root;
 }
 
@@ -110,11 +118,14 @@ StatusOr<Inode> Image::Lookup(const std::string& path) {
     std::string part = path.substr(i, j - i);
     i = j + 1;
     if (part.empty() || part == ".") continue;
-    if (part == "..") return Status::InvalidArgument("'..' in a path inside the image");
-    if (cur.type != InodeType::kDirectory) return Status::NotFound(path + " (a component is not a directory)");
+    if (part == "..")
+      return Status::InvalidArgument("'..' in a path inside the image");
+    if (cur.type != InodeType::kDirectory)
+      return Status::NotFound(path + " (a component is not a directory)");
     auto entry = LookupName(dir_tables(), cur, part);
     if (!entry.ok()) {
-      if (entry.status().code() == StatusCode::kNotFound) return Status::NotFound(path);
+      if (entry.status().code() == StatusCode::kNotFound)
+        return Status::NotFound(path);
       return entry.status();
     }
     SQL_ASSIGN_OR_RETURN(cur, ReadInode(*entry));
@@ -140,7 +151,9 @@ StatusOr<uint32_t> Image::Gid(const Inode& inode) {
 
 StatusOr<std::vector<Xattr>> Image::ListXattrs(const Inode& inode) {
   if (inode.xattr_index == kNoXattr) return std::vector<Xattr>{};
-  if (!xattrs_) return Status::Corruption("inode has xattrs but the image has no xattr table");
+  if (!xattrs_)
+    return Status::Corruption(
+        "inode has xattrs but the image has no xattr table");
   return xattrs_->Get(inode.xattr_index);
 }
 
@@ -153,11 +166,13 @@ StatusOr<uint64_t> Image::ExportLookup(uint32_t inode_number) {
 }
 
 StatusOr<FileLayout> Image::Layout(const Inode& file) {
-  return BuildFileLayout(inode_table_.get(), fragments_.get(), file, sb_.block_size,
-                         tables_.data_start, sb_.inode_table_start);
+  return BuildFileLayout(inode_table_.get(), fragments_.get(), file,
+                         sb_.block_size, tables_.data_start,
+                         sb_.inode_table_start);
 }
 
-StatusOr<size_t> Image::ReadFile(const Inode& file, uint64_t offset, std::span<uint8_t> out) {
+StatusOr<size_t> Image::ReadFile(const Inode& file, uint64_t offset,
+                                 std::span<uint8_t> out) {
   if (!cached_layout_ || cached_layout_ref_ != file.ref) {
     SQL_ASSIGN_OR_RETURN(FileLayout fresh, Layout(file));
     cached_layout_ = std::make_unique<FileLayout>(std::move(fresh));
@@ -166,7 +181,8 @@ StatusOr<size_t> Image::ReadFile(const Inode& file, uint64_t offset, std::span<u
   }
   const FileLayout& layout = *cached_layout_;
   if (offset >= layout.file_size) return size_t{0};
-  const uint64_t end = std::min<uint64_t>(layout.file_size, offset + out.size());
+  const uint64_t end =
+      std::min<uint64_t>(layout.file_size, offset + out.size());
   chunk_buf_.resize(sb_.block_size);
   size_t done = 0;
   for (uint64_t pos = offset; pos < end;) {
@@ -174,7 +190,8 @@ StatusOr<size_t> Image::ReadFile(const Inode& file, uint64_t offset, std::span<u
     const uint64_t in_chunk = pos - layout.chunk_offset(i);
     if (cached_chunk_ != i) {
       cached_chunk_ = ~uint64_t{0};  // stays invalid if the read fails
-      SQL_RETURN_IF_ERROR(data_->ReadChunk(layout, i, own_context_.get(), chunk_buf_.data()));
+      SQL_RETURN_IF_ERROR(
+          data_->ReadChunk(layout, i, own_context_.get(), chunk_buf_.data()));
       cached_chunk_ = i;
     }
     const size_t take = static_cast<size_t>(

@@ -26,7 +26,7 @@ namespace squashlab {
 
 // Where each table lives, for `squashlab info` and for bounds checks.
 struct TableLayout {
-  uint64_t data_start = 0;       // first byte after the superblock (and options)
+  uint64_t data_start = 0;  // first byte after the superblock (and options)
   uint64_t directory_limit = 0;  // end of the directory table's blocks
 };
 
@@ -36,7 +36,8 @@ class Image {
  public:
   static StatusOr<std::unique_ptr<Image>> Open(const std::string& path);
   static StatusOr<std::unique_ptr<Image>> OpenBytes(std::vector<uint8_t> bytes);
-  static StatusOr<std::unique_ptr<Image>> OpenImageBytes(std::shared_ptr<const ImageBytes> bytes);
+  static StatusOr<std::unique_ptr<Image>> OpenImageBytes(
+      std::shared_ptr<const ImageBytes> bytes);
 
   const Superblock& superblock() const { return sb_; }
   const CompressorOptions& compressor_options() const { return options_; }
@@ -45,7 +46,8 @@ class Image {
 
   StatusOr<Inode> Root();
   StatusOr<Inode> ReadInode(uint64_t ref);
-  StatusOr<Inode> ReadInode(const DirEntry& e);  // also checks type and number agree
+  StatusOr<Inode> ReadInode(
+      const DirEntry& e);  // also checks type and number agree
   // Resolves "/a/b", "a/b" or "" (the root) without following symlinks.
   StatusOr<Inode> Lookup(const std::string& path);
   StatusOr<std::vector<DirEntry>> ReadDir(const Inode& dir);
@@ -60,13 +62,16 @@ class Image {
   const DataReader& data() const { return *data_; }
   // Reads up to out.size() bytes of `file` from `offset`, single-threaded;
   // returns the count (short only at end of file).
-  StatusOr<size_t> ReadFile(const Inode& file, uint64_t offset, std::span<uint8_t> out);
+  StatusOr<size_t> ReadFile(const Inode& file, uint64_t offset,
+                            std::span<uint8_t> out);
 
  private:
   Image() = default;
   Status Init(std::shared_ptr<const ImageBytes> bytes);
   Status OpenTables();
-  DirectoryTables dir_tables() { return {directory_table_.get(), inode_table_.get(), sb_.inode_count}; }
+  DirectoryTables dir_tables() {
+    return {directory_table_.get(), inode_table_.get(), sb_.inode_count};
+  }
 
   std::shared_ptr<const ImageBytes> bytes_;
   Superblock sb_;

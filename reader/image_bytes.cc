@@ -12,7 +12,8 @@
 
 namespace squashlab {
 
-StatusOr<std::shared_ptr<const ImageBytes>> ImageBytes::MapFile(const std::string& path) {
+StatusOr<std::shared_ptr<const ImageBytes>> ImageBytes::MapFile(
+    const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::IoError(std::strerror(errno));
   struct stat st;
@@ -46,7 +47,8 @@ StatusOr<std::shared_ptr<const ImageBytes>> ImageBytes::MapFile(const std::strin
   return std::shared_ptr<const ImageBytes>(std::move(img));
 }
 
-std::shared_ptr<const ImageBytes> ImageBytes::FromBuffer(std::vector<uint8_t> bytes) {
+std::shared_ptr<const ImageBytes> ImageBytes::FromBuffer(
+    std::vector<uint8_t> bytes) {
   std::shared_ptr<ImageBytes> img(new ImageBytes());
   img->owned_ = std::move(bytes);
   img->data_ = img->owned_.data();
@@ -59,17 +61,21 @@ ImageBytes::~ImageBytes() {
   if (fd_ >= 0) close(fd_);
 }
 
-Status ImageBytes::ReadAt(uint64_t offset, uint64_t length, uint8_t* dst) const {
-  if (offset > size_ || length > size_ - offset) return Slice(offset, length).status();
+Status ImageBytes::ReadAt(uint64_t offset, uint64_t length,
+                          uint8_t* dst) const {
+  if (offset > size_ || length > size_ - offset)
+    return Slice(offset, length).status();
   if (fd_ < 0) {
     std::memcpy(dst, data_ + offset, length);
     return Status::Ok();
   }
   uint64_t done = 0;
   while (done < length) {
-    ssize_t n = pread(fd_, dst + done, length - done, static_cast<off_t>(offset + done));
+    ssize_t n = pread(fd_, dst + done, length - done,
+                      static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::IoError(std::string("read: ") + std::strerror(errno));
+    if (n < 0)
+      return Status::IoError(std::string("read: ") + std::strerror(errno));
     if (n == 0) return Status::IoError("image file shrank while being read");
     done += static_cast<uint64_t>(n);
   }
@@ -78,8 +84,9 @@ Status ImageBytes::ReadAt(uint64_t offset, uint64_t length, uint8_t* dst) const 
 
 StatusOr<ByteSpan> ImageBytes::Slice(uint64_t offset, uint64_t length) const {
   if (offset > size_ || length > size_ - offset) {
-    return Status::Corruption("read of " + std::to_string(length) + " bytes at " +
-                              std::to_string(offset) + " is past the image end (" +
+    return Status::Corruption("read of " + std::to_string(length) +
+                              " bytes at " + std::to_string(offset) +
+                              " is past the image end (" +
                               std::to_string(size_) + ")");
   }
   return ByteSpan(data_ + offset, static_cast<size_t>(length));

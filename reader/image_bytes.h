@@ -19,8 +19,10 @@ namespace squashlab {
 // Thread-safe: immutable after creation.
 class ImageBytes {
  public:
-  static StatusOr<std::shared_ptr<const ImageBytes>> MapFile(const std::string& path);
-  static std::shared_ptr<const ImageBytes> FromBuffer(std::vector<uint8_t> bytes);
+  static StatusOr<std::shared_ptr<const ImageBytes>> MapFile(
+      const std::string& path);
+  static std::shared_ptr<const ImageBytes> FromBuffer(
+      std::vector<uint8_t> bytes);
   ~ImageBytes();
   ImageBytes(const ImageBytes&) = delete;
   ImageBytes& operator=(const ImageBytes&) = delete;

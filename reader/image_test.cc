@@ -18,7 +18,9 @@ using testdata::ImagePath;
 
 std::string ReadAll(Image* img, const Inode& in) {
   std::string out(in.file_size, '\0');
-  auto n = img->ReadFile(in, 0, std::span<uint8_t>(reinterpret_cast<uint8_t*>(out.data()), out.size()));
+  auto n = img->ReadFile(
+      in, 0,
+      std::span<uint8_t>(reinterpret_cast<uint8_t*>(out.data()), out.size()));
   EXPECT_TRUE(n.ok()) << n.status().ToString();
   if (n.ok()) {
     EXPECT_EQ(*n, out.size());
@@ -46,7 +48,8 @@ TEST_P(ImageTest, PatternFilesReadBackExactly) {
     Inode in = Get(f.path);
     ASSERT_EQ(in.type, InodeType::kFile) << f.path;
     EXPECT_EQ(in.file_size, f.size) << f.path;
-    EXPECT_EQ(ReadAll(img_.get(), in), ExpectedPattern(f.seed, f.size)) << f.path;
+    EXPECT_EQ(ReadAll(img_.get(), in), ExpectedPattern(f.seed, f.size))
+        << f.path;
   }
   EXPECT_EQ(ReadAll(img_.get(), Get("/text")), testdata::ExpectedText());
 }
@@ -56,7 +59,9 @@ TEST_P(ImageTest, RangeReadsCrossBlockBoundaries) {
   const std::string want = ExpectedPattern(5, 700000);
   for (uint64_t off : {0ull, 131071ull, 131072ull, 262143ull, 699990ull}) {
     std::string got(5000, '\0');
-    auto n = img_->ReadFile(big, off, std::span<uint8_t>(reinterpret_cast<uint8_t*>(got.data()), got.size()));
+    auto n = img_->ReadFile(
+        big, off,
+        std::span<uint8_t>(reinterpret_cast<uint8_t*>(got.data()), got.size()));
     ASSERT_TRUE(n.ok()) << n.status().ToString();
     EXPECT_EQ(*n, std::min<uint64_t>(5000, 700000 - off));
     EXPECT_EQ(got.substr(0, *n), want.substr(off, *n)) << "offset " << off;
@@ -67,16 +72,19 @@ TEST_P(ImageTest, PageByPageReadsAlternatingFilesMatch) {
   // Exercises the one-file, one-chunk cache of ReadFile: pages of two files
   // read in turn must never come from the other file's cached block.
   Inode big = Get("/big"), text = Get("/text");
-  const std::string want_big = ExpectedPattern(5, 700000), want_text = testdata::ExpectedText();
+  const std::string want_big = ExpectedPattern(5, 700000),
+                    want_text = testdata::ExpectedText();
   std::string page(4096, '\0');
-  auto span = std::span<uint8_t>(reinterpret_cast<uint8_t*>(page.data()), page.size());
+  auto span =
+      std::span<uint8_t>(reinterpret_cast<uint8_t*>(page.data()), page.size());
   for (uint64_t off = 0; off < 400000; off += 4096) {
     auto n = img_->ReadFile(big, off, span);
     ASSERT_TRUE(n.ok());
     ASSERT_EQ(page.substr(0, *n), want_big.substr(off, *n)) << "big at " << off;
     n = img_->ReadFile(text, off, span);
     ASSERT_TRUE(n.ok());
-    ASSERT_EQ(page.substr(0, *n), want_text.substr(off, *n)) << "text at " << off;
+    ASSERT_EQ(page.substr(0, *n), want_text.substr(off, *n))
+        << "text at " << off;
   }
 }
 
@@ -116,7 +124,8 @@ TEST_P(ImageTest, XattrsIncludingLargeValues) {
 
 TEST_P(ImageTest, LargeDirectoryLookupsUseTheIndex) {
   Inode many = Get("/many");
-  EXPECT_GT(many.dir_index_count, 0) << "1000 entries should span several metadata blocks";
+  EXPECT_GT(many.dir_index_count, 0)
+      << "1000 entries should span several metadata blocks";
   auto entries = img_->ReadDir(many);
   ASSERT_TRUE(entries.ok());
   ASSERT_EQ(entries->size(), 1000u);
@@ -127,8 +136,10 @@ TEST_P(ImageTest, LargeDirectoryLookupsUseTheIndex) {
     Inode in = Get(std::string("/many/") + name);
     EXPECT_EQ(ReadAll(img_.get(), in), name);
   }
-  EXPECT_EQ(img_->Lookup("/many/entry_1000").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(img_->Lookup("/many/entry_").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(img_->Lookup("/many/entry_1000").status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(img_->Lookup("/many/entry_").status().code(),
+            StatusCode::kNotFound);
   EXPECT_EQ(img_->Lookup("/many/zzz").status().code(), StatusCode::kNotFound);
 }
 
@@ -137,7 +148,8 @@ TEST_P(ImageTest, DeepPathsAndBadPaths) {
   for (int i = 0; i < 20; ++i) p += "/d" + std::to_string(i);
   EXPECT_EQ(ReadAll(img_.get(), Get(p + "/leaf")), "leaf");
   EXPECT_EQ(img_->Lookup("/big/x").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(img_->Lookup("/../etc").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(img_->Lookup("/../etc").status().code(),
+            StatusCode::kInvalidArgument);
   EXPECT_EQ(Get("").type, InodeType::kDirectory);
 }
 
@@ -150,12 +162,13 @@ TEST_P(ImageTest, UidGidAndExportTable) {
   EXPECT_EQ(*ref, small.ref);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCodecs, ImageTest,
-                         ::testing::Values("tree_gzip", "tree_lzma", "tree_lzo", "tree_lz4",
-                                           "tree_xz", "tree_zstd", "tree_raw",
-                                           "tree_4k_nofrag", "tree_gzip_options",
-                                           "tree_xz_options", "tree_lz4_options",
-                                           "tree_lzo_options", "tree_zstd_options"));
+INSTANTIATE_TEST_SUITE_P(
+    AllCodecs, ImageTest,
+    ::testing::Values("tree_gzip", "tree_lzma", "tree_lzo", "tree_lz4",
+                      "tree_xz", "tree_zstd", "tree_raw", "tree_4k_nofrag",
+                      "tree_gzip_options", "tree_xz_options",
+                      "tree_lz4_options", "tree_lzo_options",
+                      "tree_zstd_options"));
 
 TEST(EmptyImageTest, EmptyRootHasNoEntries) {
   auto img = Image::Open(ImagePath("empty_root"));

@@ -9,28 +9,40 @@ namespace squashlab {
 
 const char* InodeTypeName(InodeType t) {
   switch (t) {
-    case InodeType::kDirectory: return "directory";
-    case InodeType::kFile: return "file";
-    case InodeType::kSymlink: return "symlink";
-    case InodeType::kBlockDevice: return "block device";
-    case InodeType::kCharDevice: return "character device";
-    case InodeType::kFifo: return "fifo";
-    case InodeType::kSocket: return "socket";
+    case InodeType::kDirectory:
+      return "directory";
+    case InodeType::kFile:
+      return "file";
+    case InodeType::kSymlink:
+      return "symlink";
+    case InodeType::kBlockDevice:
+      return "block device";
+    case InodeType::kCharDevice:
+      return "character device";
+    case InodeType::kFifo:
+      return "fifo";
+    case InodeType::kSocket:
+      return "socket";
   }
   return "unknown";
 }
 
 mode_t Inode::mode() const {
-  static constexpr mode_t kFmt[] = {0, S_IFDIR, S_IFREG, S_IFLNK, S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK};
+  static constexpr mode_t kFmt[] = {0,       S_IFDIR, S_IFREG, S_IFLNK,
+                                    S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK};
   return kFmt[static_cast<int>(type)] | (permissions & 07777);
 }
 
 uint64_t Inode::size() const {
   switch (type) {
-    case InodeType::kDirectory: return dir_file_size;
-    case InodeType::kFile: return file_size;
-    case InodeType::kSymlink: return symlink_target.size();
-    default: return 0;
+    case InodeType::kDirectory:
+      return dir_file_size;
+    case InodeType::kFile:
+      return file_size;
+    case InodeType::kSymlink:
+      return symlink_target.size();
+    default:
+      return 0;
   }
 }
 
@@ -74,8 +86,10 @@ Status DecodeDirectory(BodyReader* r, bool ext, Inode* in) {
     in->dir_offset = c.U16();
     in->parent_inode = c.U32();
   }
-  if (in->dir_file_size < 3) return Status::Corruption("directory size below 3");
-  if (in->dir_offset >= kMetadataBlockSize) return Status::Corruption("directory offset out of range");
+  if (in->dir_file_size < 3)
+    return Status::Corruption("directory size below 3");
+  if (in->dir_offset >= kMetadataBlockSize)
+    return Status::Corruption("directory offset out of range");
   return Status::Ok();
 }
 
@@ -113,8 +127,10 @@ Status DecodeSymlink(BodyReader* r, bool ext, Inode* in) {
   in->nlink = c.U32();
   uint32_t size = c.U32();
   if (size == 0 || size > kMaxSymlinkSize)
-    return Status::Corruption("symlink target size " + std::to_string(size) + " out of range");
-  SQL_ASSIGN_OR_RETURN(auto target, r->table()->ReadVector(r->mutable_pos(), size));
+    return Status::Corruption("symlink target size " + std::to_string(size) +
+                              " out of range");
+  SQL_ASSIGN_OR_RETURN(auto target,
+                       r->table()->ReadVector(r->mutable_pos(), size));
   in->symlink_target.assign(target.begin(), target.end());
   if (in->symlink_target.find('\0') != std::string::npos)
     return Status::Corruption("symlink target contains a NUL byte");
@@ -144,11 +160,13 @@ Status DecodeIpc(BodyReader* r, bool ext, Inode* in) {
 
 }  // namespace
 
-StatusOr<Inode> DecodeInode(MetadataReader* table, uint64_t ref, uint32_t block_size) {
+StatusOr<Inode> DecodeInode(MetadataReader* table, uint64_t ref,
+                            uint32_t block_size) {
   const uint64_t block = ref >> 16;
   const uint32_t offset = ref & 0xffff;
   if (offset >= kMetadataBlockSize || block > table->limit() - table->start())
-    return Status::Corruption("inode reference " + std::to_string(ref) + " out of range");
+    return Status::Corruption("inode reference " + std::to_string(ref) +
+                              " out of range");
   BodyReader r(table, MetaPos{table->start() + block, offset});
   SQL_RETURN_IF_ERROR(r.Read(16));
   LeCursor c = r.cursor();
@@ -161,19 +179,30 @@ StatusOr<Inode> DecodeInode(MetadataReader* table, uint64_t ref, uint32_t block_
   in.mtime = c.U32();
   in.inode_number = c.U32();
   if (raw_type < 1 || raw_type > 14)
-    return Status::Corruption("inode type " + std::to_string(raw_type) + " is unknown");
+    return Status::Corruption("inode type " + std::to_string(raw_type) +
+                              " is unknown");
   in.extended = raw_type > 7;
   in.type = static_cast<InodeType>(in.extended ? raw_type - 7 : raw_type);
   if (in.inode_number == 0) return Status::Corruption("inode number 0");
   Status s;
   switch (in.type) {
-    case InodeType::kDirectory: s = DecodeDirectory(&r, in.extended, &in); break;
-    case InodeType::kFile: s = DecodeFile(&r, in.extended, block_size, &in); break;
-    case InodeType::kSymlink: s = DecodeSymlink(&r, in.extended, &in); break;
+    case InodeType::kDirectory:
+      s = DecodeDirectory(&r, in.extended, &in);
+      break;
+    case InodeType::kFile:
+      s = DecodeFile(&r, in.extended, block_size, &in);
+      break;
+    case InodeType::kSymlink:
+      s = DecodeSymlink(&r, in.extended, &in);
+      break;
     case InodeType::kBlockDevice:
-    case InodeType::kCharDevice: s = DecodeDevice(&r, in.extended, &in); break;
+    case InodeType::kCharDevice:
+      s = DecodeDevice(&r, in.extended, &in);
+      break;
     case InodeType::kFifo:
-    case InodeType::kSocket: s = DecodeIpc(&r, in.extended, &in); break;
+    case InodeType::kSocket:
+      s = DecodeIpc(&r, in.extended, &in);
+      break;
   }
   if (!s.ok()) return s.WithContext("inode " + std::to_string(in.inode_number));
   return in;

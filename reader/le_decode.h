@@ -18,7 +18,8 @@ inline uint16_t DecodeLe16(const uint8_t* p) {
 }
 inline uint32_t DecodeLe32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+         (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
 }
 inline uint64_t DecodeLe64(const uint8_t* p) {
   return static_cast<uint64_t>(DecodeLe32(p)) |

@@ -7,9 +7,13 @@
 
 namespace squashlab {
 
-MetadataReader::MetadataReader(const ImageBytes* bytes, Decompressor* decompressor,
-                               uint64_t start, uint64_t limit)
-    : bytes_(bytes), decompressor_(decompressor), start_(start), limit_(limit) {}
+MetadataReader::MetadataReader(const ImageBytes* bytes,
+                               Decompressor* decompressor, uint64_t start,
+                               uint64_t limit)
+    : bytes_(bytes),
+      decompressor_(decompressor),
+      start_(start),
+      limit_(limit) {}
 
 StatusOr<const MetadataReader::Block*> MetadataReader::ReadBlock(uint64_t pos) {
   auto it = cache_.find(pos);
@@ -18,16 +22,16 @@ StatusOr<const MetadataReader::Block*> MetadataReader::ReadBlock(uint64_t pos) {
     return it->second.block.get();
   }
   if (pos < start_ || pos >= limit_ || limit_ - pos < 2)
-    return Status::Corruption("metadata block at " + std::to_string(pos) +
-                              " is outside its table [" + std::to_string(start_) + ", " +
-                              std::to_string(limit_) + ")");
+    return Status::Corruption(
+        "metadata block at " + std::to_string(pos) + " is outside its table [" +
+        std::to_string(start_) + ", " + std::to_string(limit_) + ")");
   SQL_ASSIGN_OR_RETURN(ByteSpan header, bytes_->Slice(pos, 2));
   uint16_t h = DecodeLe16(header.data());
   const bool uncompressed = (h & 0x8000) != 0;
   const uint32_t size = h & 0x7fff;
   if (size == 0 || size > kMetadataBlockSize)
-    return Status::Corruption("metadata block at " + std::to_string(pos) + " has bad length " +
-                              std::to_string(size));
+    return Status::Corruption("metadata block at " + std::to_string(pos) +
+                              " has bad length " + std::to_string(size));
   if (size > limit_ - pos - 2)
     return Status::Corruption("metadata block at " + std::to_string(pos) +
                               " runs past the end of its table");
@@ -38,8 +42,11 @@ StatusOr<const MetadataReader::Block*> MetadataReader::ReadBlock(uint64_t pos) {
   } else {
     block->data.resize(kMetadataBlockSize);
     auto n = decompressor_->Decompress(payload, block->data);
-    if (!n.ok()) return n.status().WithContext("metadata block at " + std::to_string(pos));
-    if (*n == 0) return Status::Corruption("metadata block at " + std::to_string(pos) + " is empty");
+    if (!n.ok())
+      return n.status().WithContext("metadata block at " + std::to_string(pos));
+    if (*n == 0)
+      return Status::Corruption("metadata block at " + std::to_string(pos) +
+                                " is empty");
     block->data.resize(*n);
   }
   block->next = pos + 2 + size;
@@ -76,7 +83,8 @@ Status MetadataReader::Read(MetaPos* pos, size_t n, uint8_t* out) {
   return Status::Ok();
 }
 
-StatusOr<std::vector<uint8_t>> MetadataReader::ReadVector(MetaPos* pos, size_t n) {
+StatusOr<std::vector<uint8_t>> MetadataReader::ReadVector(MetaPos* pos,
+                                                          size_t n) {
   std::vector<uint8_t> v(n);
   SQL_RETURN_IF_ERROR(Read(pos, n, v.data()));
   return v;

@@ -32,8 +32,8 @@ struct MetaPos {
 class MetadataReader {
  public:
   // REQUIRES: bytes and decompressor outlive the reader.
-  MetadataReader(const ImageBytes* bytes, Decompressor* decompressor, uint64_t start,
-                 uint64_t limit);
+  MetadataReader(const ImageBytes* bytes, Decompressor* decompressor,
+                 uint64_t start, uint64_t limit);
 
   struct Block {
     std::vector<uint8_t> data;  // decoded bytes, 1..8192 of them

@@ -6,13 +6,20 @@ namespace squashlab {
 namespace {
 const char* CodeName(StatusCode c) {
   switch (c) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kCorruption: return "corruption";
-    case StatusCode::kOutOfRange: return "out of range";
-    case StatusCode::kIoError: return "I/O error";
-    case StatusCode::kUnsupported: return "unsupported";
-    case StatusCode::kNotFound: return "not found";
-    case StatusCode::kInvalidArgument: return "invalid argument";
+    case StatusCode::kOk:
+      return "ok";
+    case StatusCode::kCorruption:
+      return "corruption";
+    case StatusCode::kOutOfRange:
+      return "out of range";
+    case StatusCode::kIoError:
+      return "I/O error";
+    case StatusCode::kUnsupported:
+      return "unsupported";
+    case StatusCode::kNotFound:
+      return "not found";
+    case StatusCode::kInvalidArgument:
+      return "invalid argument";
   }
   return "unknown";
 }

@@ -13,11 +13,11 @@ namespace squashlab {
 
 enum class StatusCode {
   kOk = 0,
-  kCorruption,    // the image contradicts the format
-  kOutOfRange,    // a read past an end the caller asked for
-  kIoError,       // the operating system refused a read or write
-  kUnsupported,   // valid SquashFS that this reader does not handle
-  kNotFound,      // no such path
+  kCorruption,   // the image contradicts the format
+  kOutOfRange,   // a read past an end the caller asked for
+  kIoError,      // the operating system refused a read or write
+  kUnsupported,  // valid SquashFS that this reader does not handle
+  kNotFound,     // no such path
   kInvalidArgument,
 };
 
@@ -25,11 +25,21 @@ class [[nodiscard]] Status {
  public:
   Status() = default;
   static Status Ok() { return Status(); }
-  static Status Corruption(std::string m) { return {StatusCode::kCorruption, std::move(m)}; }
-  static Status OutOfRange(std::string m) { return {StatusCode::kOutOfRange, std::move(m)}; }
-  static Status IoError(std::string m) { return {StatusCode::kIoError, std::move(m)}; }
-  static Status Unsupported(std::string m) { return {StatusCode::kUnsupported, std::move(m)}; }
-  static Status NotFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
+  static Status Corruption(std::string m) {
+    return {StatusCode::kCorruption, std::move(m)};
+  }
+  static Status OutOfRange(std::string m) {
+    return {StatusCode::kOutOfRange, std::move(m)};
+  }
+  static Status IoError(std::string m) {
+    return {StatusCode::kIoError, std::move(m)};
+  }
+  static Status Unsupported(std::string m) {
+    return {StatusCode::kUnsupported, std::move(m)};
+  }
+  static Status NotFound(std::string m) {
+    return {StatusCode::kNotFound, std::move(m)};
+  }
   static Status InvalidArgument(std::string m) {
     return {StatusCode::kInvalidArgument, std::move(m)};
   }
@@ -53,14 +63,25 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(Status s) : status_(std::move(s)) { assert(!status_.ok()); }  // NOLINT
-  StatusOr(T v) : value_(std::move(v)) {}                                // NOLINT
+  StatusOr(Status s) : status_(std::move(s)) {
+    assert(!status_.ok());
+  }                                        // NOLINT
+  StatusOr(T v) : value_(std::move(v)) {}  // NOLINT
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  T& value() & { assert(ok()); return *value_; }
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
@@ -74,9 +95,9 @@ class [[nodiscard]] StatusOr {
 }  // namespace squashlab
 
 // Returns from the enclosing function when `expr` yields a non-ok Status.
-#define SQL_RETURN_IF_ERROR(expr)            \
-  do {                                       \
-    ::squashlab::Status sql_status_ = (expr); \
+#define SQL_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::squashlab::Status sql_status_ = (expr);  \
     if (!sql_status_.ok()) return sql_status_; \
   } while (0)
 

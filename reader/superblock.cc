@@ -7,18 +7,27 @@ namespace squashlab {
 
 const char* CompressorName(CompressorId id) {
   switch (id) {
-    case CompressorId::kGzip: return "gzip";
-    case CompressorId::kLzma: return "lzma";
-    case CompressorId::kLzo: return "lzo";
-    case CompressorId::kXz: return "xz";
-    case CompressorId::kLz4: return "lz4";
-    case CompressorId::kZstd: return "zstd";
+    case CompressorId::kGzip:
+      return "gzip";
+    case CompressorId::kLzma:
+      return "lzma";
+    case CompressorId::kLzo:
+      return "lzo";
+    case CompressorId::kXz:
+      return "xz";
+    case CompressorId::kLz4:
+      return "lz4";
+    case CompressorId::kZstd:
+      return "zstd";
   }
   return "unknown";
 }
 
 std::string FlagNames(uint16_t flags) {
-  static constexpr struct { uint16_t bit; const char* name; } kNames[] = {
+  static constexpr struct {
+    uint16_t bit;
+    const char* name;
+  } kNames[] = {
       {kUncompressedInodes, "uncompressed-inodes"},
       {kUncompressedData, "uncompressed-data"},
       {kCheck, "check"},
@@ -54,7 +63,10 @@ Status CheckTables(const Superblock& sb) {
   // is empty has an empty directory table.
   if (sb.id_table_start < sb.directory_table_start || sb.id_table_start >= end)
     return Status::Corruption("id table start out of range");
-  struct { uint64_t start; const char* name; } optional[] = {
+  struct {
+    uint64_t start;
+    const char* name;
+  } optional[] = {
       {sb.fragment_table_start, "fragment"},
       {sb.export_table_start, "export"},
       {sb.xattr_id_table_start, "xattr id"},
@@ -62,7 +74,8 @@ Status CheckTables(const Superblock& sb) {
   for (const auto& t : optional) {
     if (t.start == kInvalidTable) continue;
     if (t.start < sb.directory_table_start || t.start >= end)
-      return Status::Corruption(std::string(t.name) + " table start out of range");
+      return Status::Corruption(std::string(t.name) +
+                                " table start out of range");
   }
   return Status::Ok();
 }
@@ -75,7 +88,8 @@ StatusOr<Superblock> DecodeSuperblock(ByteSpan bytes, uint64_t image_size) {
   LeCursor c(bytes.first(kSuperblockSize));
   Superblock sb;
   uint32_t magic = c.U32();
-  if (magic != kSquashfsMagic) return Status::Corruption("bad magic (not a SquashFS image)");
+  if (magic != kSquashfsMagic)
+    return Status::Corruption("bad magic (not a SquashFS image)");
   sb.inode_count = c.U32();
   sb.mod_time = c.U32();
   sb.block_size = c.U32();
@@ -96,17 +110,22 @@ StatusOr<Superblock> DecodeSuperblock(ByteSpan bytes, uint64_t image_size) {
   sb.export_table_start = c.U64();
 
   if (sb.version_major != 4 || sb.version_minor != 0)
-    return Status::Unsupported("SquashFS version " + std::to_string(sb.version_major) + "." +
-                               std::to_string(sb.version_minor) + " (only 4.0 is supported)");
-  if (comp < 1 || comp > 6) return Status::Unsupported("unknown compressor id " + std::to_string(comp));
+    return Status::Unsupported(
+        "SquashFS version " + std::to_string(sb.version_major) + "." +
+        std::to_string(sb.version_minor) + " (only 4.0 is supported)");
+  if (comp < 1 || comp > 6)
+    return Status::Unsupported("unknown compressor id " + std::to_string(comp));
   sb.compressor = static_cast<CompressorId>(comp);
-  if (sb.block_log < 12 || sb.block_log > 20 || sb.block_size != (1u << sb.block_log))
+  if (sb.block_log < 12 || sb.block_log > 20 ||
+      sb.block_size != (1u << sb.block_log))
     return Status::Corruption("block size " + std::to_string(sb.block_size) +
-                              " does not match block_log " + std::to_string(sb.block_log) +
+                              " does not match block_log " +
+                              std::to_string(sb.block_log) +
                               " or is outside 4K..1M");
   if (sb.bytes_used > image_size)
     return Status::Corruption("bytes_used " + std::to_string(sb.bytes_used) +
-                              " exceeds the image size " + std::to_string(image_size) +
+                              " exceeds the image size " +
+                              std::to_string(image_size) +
                               " (truncated image?)");
   if (sb.inode_count == 0) return Status::Corruption("inode count is zero");
   if (sb.id_count == 0) return Status::Corruption("id count is zero");

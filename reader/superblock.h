@@ -17,7 +17,12 @@ inline constexpr size_t kSuperblockSize = 96;
 inline constexpr uint64_t kInvalidTable = ~uint64_t{0};
 
 enum class CompressorId : uint16_t {
-  kGzip = 1, kLzma = 2, kLzo = 3, kXz = 4, kLz4 = 5, kZstd = 6,
+  kGzip = 1,
+  kLzma = 2,
+  kLzo = 3,
+  kXz = 4,
+  kLz4 = 5,
+  kZstd = 6,
 };
 const char* CompressorName(CompressorId id);
 

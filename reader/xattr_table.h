@@ -14,7 +14,7 @@
 namespace squashlab {
 
 struct Xattr {
-  std::string name;   // with its prefix: "user.", "trusted." or "security."
+  std::string name;  // with its prefix: "user.", "trusted." or "security."
   std::string value;
 };
 

@@ -15,7 +15,8 @@ namespace squashlab::testdata {
 // Must match pattern() in make_tree.py.
 inline std::string ExpectedPattern(int seed, size_t size) {
   std::string s(size, '\0');
-  for (size_t i = 0; i < size; ++i) s[i] = static_cast<char>((i * 131 + seed) % 251);
+  for (size_t i = 0; i < size; ++i)
+    s[i] = static_cast<char>((i * 131 + seed) % 251);
   return s;
 }
 
@@ -27,16 +28,22 @@ struct ExpectedFile {
 
 inline const std::vector<ExpectedFile>& PatternFiles() {
   static const std::vector<ExpectedFile> kFiles = {
-      {"/empty", 0, 0},           {"/small", 1, 100},          {"/block", 2, 131072},
-      {"/block_minus_1", 3, 131071}, {"/block_plus_1", 4, 131073}, {"/big", 5, 700000},
-      {"/big_link", 5, 700000},    {"/suid", 6, 10},
+      {"/empty", 0, 0},
+      {"/small", 1, 100},
+      {"/block", 2, 131072},
+      {"/block_minus_1", 3, 131071},
+      {"/block_plus_1", 4, 131073},
+      {"/big", 5, 700000},
+      {"/big_link", 5, 700000},
+      {"/suid", 6, 10},
   };
   return kFiles;
 }
 
 inline std::string ExpectedText() {
   std::string s;
-  for (int i = 0; i < 20000; ++i) s += "line " + std::to_string(i) + " of a compressible text\n";
+  for (int i = 0; i < 20000; ++i)
+    s += "line " + std::to_string(i) + " of a compressible text\n";
   return s;
 }
 

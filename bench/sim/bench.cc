@@ -13,16 +13,22 @@ namespace squashlab {
 
 const std::vector<std::pair<std::string, std::string>>& BenchScenarios() {
   static const std::vector<std::pair<std::string, std::string>> kAll = {
-      {"phillip", "the 2013 thread's matrix: gzip 64K..1024K blocks x dd bs 4K..1024K, kvm-hdb"},
+      {"phillip",
+       "the 2013 thread's matrix: gzip 64K..1024K blocks x dd bs 4K..1024K, "
+       "kvm-hdb"},
       {"emmc", "Chanho's dd bs=64k on emmc-hs200: MB/s and mmcqd fetch/idle"},
       {"usb", "Minchan's bs sweep 32K..288K on usb-stick, before/after"},
-      {"rt-latency", "the 2018 RT thread's cyclictest per decompressor strategy (qspi-flash)"},
-      {"blocksize", "throughput vs block size per compressor and variant (kvm-hdb)"},
+      {"rt-latency",
+       "the 2018 RT thread's cyclictest per decompressor strategy "
+       "(qspi-flash)"},
+      {"blocksize",
+       "throughput vs block size per compressor and variant (kvm-hdb)"},
   };
   return kAll;
 }
 
-StatusOr<BenchResult> RunBench(const BenchOptions& opt, std::ostream* progress) {
+StatusOr<BenchResult> RunBench(const BenchOptions& opt,
+                               std::ostream* progress) {
   if (opt.scenario == "phillip") return RunPhillip(opt, progress);
   if (opt.scenario == "emmc") return RunEmmc(opt, progress);
   if (opt.scenario == "usb") return RunUsb(opt, progress);
@@ -39,8 +45,10 @@ std::vector<CellResult> RunCells(const std::vector<CellJob>& jobs, int threads,
     for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
       out[i] = RunDdCell(jobs[i].image, jobs[i].spec, jobs[i].cost);
       size_t d = done.fetch_add(1) + 1;
-      if (progress != nullptr && threads == 1 && (d % 50 == 0 || d == jobs.size()))
-        *progress << "  " << d << "/" << jobs.size() << " cells\n" << std::flush;
+      if (progress != nullptr && threads == 1 &&
+          (d % 50 == 0 || d == jobs.size()))
+        *progress << "  " << d << "/" << jobs.size() << " cells\n"
+                  << std::flush;
     }
   };
   if (threads <= 1) {
@@ -72,8 +80,10 @@ StatusOr<CpuProfile> CpuFor(const std::string& profile) {
   return *p;
 }
 
-StatusOr<ScenarioStart> StartScenario(const BenchOptions& opt, const std::string& scenario,
-                                      const std::string& default_profile, ContentKind content) {
+StatusOr<ScenarioStart> StartScenario(const BenchOptions& opt,
+                                      const std::string& scenario,
+                                      const std::string& default_profile,
+                                      ContentKind content) {
   ScenarioStart st;
   st.res.scenario = scenario;
   st.res.profile = opt.profile.empty() ? default_profile : opt.profile;

@@ -26,13 +26,13 @@ namespace squashlab {
 
 struct BenchOptions {
   std::string scenario;
-  std::string profile;               // "": the scenario's own
-  std::vector<std::string> variants; // empty: the scenario's defaults
+  std::string profile;                // "": the scenario's own
+  std::vector<std::string> variants;  // empty: the scenario's defaults
   std::vector<std::string> decomps;
-  std::string cache_dir;             // images; "": DefaultCacheDir()
-  uint64_t file_size = 0;            // 0: the scenario's default
-  bool small = false;                // a reduced grid (tests)
-  int jobs = 1;                      // cells run on this many threads
+  std::string cache_dir;   // images; "": DefaultCacheDir()
+  uint64_t file_size = 0;  // 0: the scenario's default
+  bool small = false;      // a reduced grid (tests)
+  int jobs = 1;            // cells run on this many threads
 };
 
 // A JSON scalar: text, an integer or a real (printed with 4 decimals).
@@ -49,7 +49,7 @@ struct BenchTable {
 struct BenchResult {
   std::string scenario;
   std::string profile;
-  std::vector<BenchRecord> setup;    // images, calibration in force
+  std::vector<BenchRecord> setup;  // images, calibration in force
   std::vector<BenchTable> tables;
   std::vector<BenchRecord> records;  // one per cell
   std::vector<std::string> notes;    // seeds vs predictions, scaling

@@ -6,10 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/sim/bench.h"
 
@@ -31,9 +30,12 @@ std::string Scalar(const BenchValue& v) {
 nlohmann::ordered_json RecordJson(const BenchRecord& r) {
   nlohmann::ordered_json o = nlohmann::ordered_json::object();
   for (const auto& [key, value] : r) {
-    if (const auto* s = std::get_if<std::string>(&value)) o[key] = *s;
-    else if (const auto* u = std::get_if<uint64_t>(&value)) o[key] = *u;
-    else o[key] = Real(std::get<double>(value));
+    if (const auto* s = std::get_if<std::string>(&value))
+      o[key] = *s;
+    else if (const auto* u = std::get_if<uint64_t>(&value))
+      o[key] = *u;
+    else
+      o[key] = Real(std::get<double>(value));
   }
   return o;
 }
@@ -53,13 +55,15 @@ std::string FormatBenchText(const BenchResult& r) {
     o << t.title << "\n\n";
     std::vector<size_t> w(t.columns.size() + 1, 0);
     w[0] = t.corner.size();
-    for (const auto& [name, cells] : t.rows) w[0] = std::max(w[0], name.size() + 1);
+    for (const auto& [name, cells] : t.rows)
+      w[0] = std::max(w[0], name.size() + 1);
     for (size_t c = 0; c < t.columns.size(); c++) {
       w[c + 1] = t.columns[c].size();
       for (const auto& [name, cells] : t.rows)
         if (c < cells.size()) w[c + 1] = std::max(w[c + 1], cells[c].size());
     }
-    auto line = [&](const std::string& first, const std::vector<std::string>& cells) {
+    auto line = [&](const std::string& first,
+                    const std::vector<std::string>& cells) {
       std::string s = first + std::string(w[0] - first.size(), ' ');
       for (size_t c = 0; c < cells.size(); c++)
         s += "  " + std::string(w[c + 1] - cells[c].size(), ' ') + cells[c];
@@ -88,12 +92,15 @@ std::string BenchToJson(const BenchResult& r) {
       for (const std::string& cell : cells) row.push_back(cell);
       rows.push_back(std::move(row));
     }
-    tables.push_back({{"title", t.title}, {"corner", t.corner}, {"columns", t.columns},
+    tables.push_back({{"title", t.title},
+                      {"corner", t.corner},
+                      {"columns", t.columns},
                       {"rows", std::move(rows)}});
   }
   for (const BenchRecord& rec : r.records) records.push_back(RecordJson(rec));
-  ordered_json j = {{"scenario", r.scenario}, {"profile", r.profile},   {"setup", setup},
-                    {"tables", tables},       {"records", records},     {"notes", r.notes}};
+  ordered_json j = {{"scenario", r.scenario}, {"profile", r.profile},
+                    {"setup", setup},         {"tables", tables},
+                    {"records", records},     {"notes", r.notes}};
   return j.dump(2) + "\n";
 }
 
@@ -111,7 +118,8 @@ std::string BenchToCsv(const BenchResult& r) {
   for (const BenchRecord& rec : r.records) {
     o << CsvField(r.scenario);
     for (const auto& k : keys) {
-      auto it = std::find_if(rec.begin(), rec.end(), [&](const auto& p) { return p.first == k; });
+      auto it = std::find_if(rec.begin(), rec.end(),
+                             [&](const auto& p) { return p.first == k; });
       o << "," << (it == rec.end() ? "" : CsvField(Scalar(it->second)));
     }
     o << "\n";

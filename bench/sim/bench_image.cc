@@ -15,8 +15,8 @@
 #include <fstream>
 #include <vector>
 
-#include "model/base/rng.h"
 #include "harness/scenarios.h"
+#include "model/base/rng.h"
 
 namespace squashlab {
 namespace {
@@ -25,7 +25,8 @@ namespace {
 // uniform draws (a mild Zipf skew), separated by spaces and newlines.
 // 100 words keep mksquashfs's gzip at ~22% on 128K blocks (80 words gave
 // 20.2%); the seed's file was "average compression 22%".
-void AppendText(Rng& rng, const std::vector<std::string>& vocab, std::string& out, size_t n) {
+void AppendText(Rng& rng, const std::vector<std::string>& vocab,
+                std::string& out, size_t n) {
   size_t end = out.size() + n;
   while (out.size() < end) {
     uint64_t a = rng.Below(vocab.size()), b = rng.Below(vocab.size());
@@ -58,7 +59,9 @@ int RunQuiet(const std::vector<std::string>& argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string FileName(int i) { return i == 0 ? "file" : "file" + std::to_string(i); }
+std::string FileName(int i) {
+  return i == 0 ? "file" : "file" + std::to_string(i);
+}
 
 }  // namespace
 
@@ -71,7 +74,8 @@ std::string MakeContent(ContentKind kind, uint64_t size, uint64_t salt) {
   std::vector<std::string> vocab;
   for (int i = 0; i < 100; i++) {
     std::string w;
-    for (uint64_t n = 3 + rng.Below(8); n > 0; n--) w += static_cast<char>('a' + rng.Below(26));
+    for (uint64_t n = 3 + rng.Below(8); n > 0; n--)
+      w += static_cast<char>('a' + rng.Below(26));
     vocab.push_back(w);
   }
   std::string out;
@@ -88,7 +92,8 @@ std::string MakeContent(ContentKind kind, uint64_t size, uint64_t salt) {
     } else {
       for (size_t i = 0; i < n; i += 8) {
         uint64_t r = rng.Next();
-        for (size_t j = 0; j < 8 && i + j < n; j++) out += static_cast<char>(r >> (8 * j));
+        for (size_t j = 0; j < 8 && i + j < n; j++)
+          out += static_cast<char>(r >> (8 * j));
       }
     }
   }
@@ -96,45 +101,53 @@ std::string MakeContent(ContentKind kind, uint64_t size, uint64_t salt) {
 }
 
 std::string BenchImageSpec::Key() const {
-  return std::string("v2-") + ContentKindName(content) + "-" + std::to_string(file_size) +
+  return std::string("v2-") + ContentKindName(content) + "-" +
+         std::to_string(file_size) +
          (files > 1 ? "x" + std::to_string(files) : "") + "-" + comp + "-b" +
          std::to_string(block_size) + ".sqfs";
 }
 
 std::string DefaultCacheDir() {
-  if (const char* c = std::getenv("SQUASHLAB_BENCH_CACHE"); c != nullptr && *c) return c;
+  if (const char* c = std::getenv("SQUASHLAB_BENCH_CACHE"); c != nullptr && *c)
+    return c;
   const char* tmp = std::getenv("TMPDIR");
   std::string base = tmp != nullptr && *tmp ? tmp : "/tmp";
   return base + "/squashlab-bench-" + std::to_string(::getuid());
 }
 
-StatusOr<std::string> BuildBenchImage(const BenchImageSpec& spec, const std::string& cache_dir) {
+StatusOr<std::string> BuildBenchImage(const BenchImageSpec& spec,
+                                      const std::string& cache_dir) {
   std::string out = cache_dir + "/" + spec.Key();
   if (Exists(out)) return out;
   ::mkdir(cache_dir.c_str(), 0755);
   char tmpl[4096];
   std::snprintf(tmpl, sizeof tmpl, "%s/build-XXXXXX", cache_dir.c_str());
-  if (::mkdtemp(tmpl) == nullptr) return Status::IoError("cannot create a directory in " + cache_dir);
+  if (::mkdtemp(tmpl) == nullptr)
+    return Status::IoError("cannot create a directory in " + cache_dir);
   std::string work = tmpl;
   std::string src = work + "/src";
   ::mkdir(src.c_str(), 0755);
   for (int i = 0; i < spec.files; i++) {
     std::string name = src + "/" + FileName(i);
     std::ofstream f(name, std::ios::binary);
-    std::string c = MakeContent(spec.content, spec.file_size, static_cast<uint64_t>(i));
+    std::string c =
+        MakeContent(spec.content, spec.file_size, static_cast<uint64_t>(i));
     f.write(c.data(), static_cast<std::streamsize>(c.size()));
     if (!f) return Status::IoError("cannot write " + name);
   }
   std::string img = work + "/image.sqfs";
-  int rc = RunQuiet({"mksquashfs", src, img, "-noappend", "-quiet", "-no-progress", "-comp",
-                     spec.comp, "-b", std::to_string(spec.block_size), "-all-root",
-                     "-no-xattrs", "-mkfs-time", "0", "-all-time", "0"});
-  for (int i = 0; i < spec.files; i++) std::remove((src + "/" + FileName(i)).c_str());
+  int rc = RunQuiet({"mksquashfs", src, img, "-noappend", "-quiet",
+                     "-no-progress", "-comp", spec.comp, "-b",
+                     std::to_string(spec.block_size), "-all-root", "-no-xattrs",
+                     "-mkfs-time", "0", "-all-time", "0"});
+  for (int i = 0; i < spec.files; i++)
+    std::remove((src + "/" + FileName(i)).c_str());
   ::rmdir(src.c_str());
   if (rc != 0) {
     std::remove(img.c_str());
     ::rmdir(work.c_str());
-    return Status::IoError("mksquashfs failed (exit " + std::to_string(rc) + ") for " + spec.Key());
+    return Status::IoError("mksquashfs failed (exit " + std::to_string(rc) +
+                           ") for " + spec.Key());
   }
   // Atomic publication: concurrent builders race to the same bytes.
   if (std::rename(img.c_str(), out.c_str()) != 0) {
@@ -146,8 +159,8 @@ StatusOr<std::string> BuildBenchImage(const BenchImageSpec& spec, const std::str
   return out;
 }
 
-StatusOr<std::shared_ptr<const ImageModel>> LoadBenchImage(const BenchImageSpec& spec,
-                                                           const std::string& cache_dir) {
+StatusOr<std::shared_ptr<const ImageModel>> LoadBenchImage(
+    const BenchImageSpec& spec, const std::string& cache_dir) {
   auto path = BuildBenchImage(spec, cache_dir);
   if (!path.ok()) return path.status();
   return LoadImage(path.value());

@@ -18,8 +18,8 @@ namespace squashlab {
 struct ImageModel;
 
 enum class ContentKind {
-  kText22,        // words from an 80-word vocabulary: gzip keeps ~22%
-  kIncompressible // 97% random bytes: gzip keeps ~98% (blocks stay compressed)
+  kText22,         // words from an 80-word vocabulary: gzip keeps ~22%
+  kIncompressible  // 97% random bytes: gzip keeps ~98% (blocks stay compressed)
 };
 
 const char* ContentKindName(ContentKind kind);
@@ -39,11 +39,12 @@ struct BenchImageSpec {
 // Builds (or finds in `cache_dir`) the image of `spec` with mksquashfs
 // (-noappend -all-root -mkfs-time 0 -all-time 0 -no-xattrs: deterministic)
 // and returns its path. `cache_dir` is created when missing.
-StatusOr<std::string> BuildBenchImage(const BenchImageSpec& spec, const std::string& cache_dir);
+StatusOr<std::string> BuildBenchImage(const BenchImageSpec& spec,
+                                      const std::string& cache_dir);
 
 // The image decoded for the model (the oracle included).
-StatusOr<std::shared_ptr<const ImageModel>> LoadBenchImage(const BenchImageSpec& spec,
-                                                           const std::string& cache_dir);
+StatusOr<std::shared_ptr<const ImageModel>> LoadBenchImage(
+    const BenchImageSpec& spec, const std::string& cache_dir);
 
 // $SQUASHLAB_BENCH_CACHE, else $TMPDIR (or /tmp) + "/squashlab-bench-<uid>".
 std::string DefaultCacheDir();

@@ -44,14 +44,19 @@ struct ScenarioStart {
   CpuProfile cpu;
   CostModel cost;
 };
-StatusOr<ScenarioStart> StartScenario(const BenchOptions& opt, const std::string& scenario,
-                                      const std::string& default_profile, ContentKind content);
+StatusOr<ScenarioStart> StartScenario(const BenchOptions& opt,
+                                      const std::string& scenario,
+                                      const std::string& default_profile,
+                                      ContentKind content);
 
-StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress);
+StatusOr<BenchResult> RunPhillip(const BenchOptions& opt,
+                                 std::ostream* progress);
 StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress);
 StatusOr<BenchResult> RunUsb(const BenchOptions& opt, std::ostream* progress);
-StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt, std::ostream* progress);
-StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt, std::ostream* progress);
+StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt,
+                                        std::ostream* progress);
+StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt,
+                                   std::ostream* progress);
 
 }  // namespace squashlab
 

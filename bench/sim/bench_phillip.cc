@@ -38,23 +38,29 @@ struct Column {
 std::vector<Column> Columns(const BenchOptions& opt) {
   std::vector<std::string> variants = opt.variants;
   if (variants.empty())
-    variants = opt.small ? std::vector<std::string>{"async-2013", "sync-3.13"}
-                         : std::vector<std::string>{"async-2013", "sync-3.13", "file-cache-3.13",
-                                                    "async-fixed", "readpages-cache",
-                                                    "readahead-mainline"};
+    variants =
+        opt.small ? std::vector<std::string>{"async-2013", "sync-3.13"}
+                  : std::vector<std::string>{
+                        "async-2013",  "sync-3.13",       "file-cache-3.13",
+                        "async-fixed", "readpages-cache", "readahead-mainline"};
   std::vector<std::string> decomps = opt.decomps;
   if (decomps.empty())
     decomps = opt.small ? std::vector<std::string>{"single"}
                         : std::vector<std::string>{"single", "multi", "percpu"};
-  auto has = [&](const char* v) { return std::count(variants.begin(), variants.end(), v) > 0; };
+  auto has = [&](const char* v) {
+    return std::count(variants.begin(), variants.end(), v) > 0;
+  };
   std::vector<Column> cols;
   for (const auto& d : decomps) {
-    if (has("async-2013")) cols.push_back({std::string("Asyn ") + Cap(d), "async-2013", d});
-    if (has("sync-3.13")) cols.push_back({std::string("No Asyn ") + Cap(d), "sync-3.13", d});
+    if (has("async-2013"))
+      cols.push_back({std::string("Asyn ") + Cap(d), "async-2013", d});
+    if (has("sync-3.13"))
+      cols.push_back({std::string("No Asyn ") + Cap(d), "sync-3.13", d});
   }
   for (const auto& v : variants) {
     if (v == "async-2013" || v == "sync-3.13") continue;
-    for (const auto& d : opt.decomps.empty() ? std::vector<std::string>{"single"} : decomps)
+    for (const auto& d :
+         opt.decomps.empty() ? std::vector<std::string>{"single"} : decomps)
       cols.push_back({v + "/" + d, v, d});
   }
   return cols;
@@ -68,20 +74,24 @@ double Mean(const std::vector<double>& v) {
 
 }  // namespace
 
-StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress) {
+StatusOr<BenchResult> RunPhillip(const BenchOptions& opt,
+                                 std::ostream* progress) {
   auto start = StartScenario(opt, "phillip", "kvm-hdb", ContentKind::kText22);
   if (!start.ok()) return start.status();
   BenchResult res = std::move(start->res);
   const CpuProfile* cpu = &start->cpu;
   const CostModel cost = start->cost;
-  std::vector<uint32_t> blocks = {1024 << 10, 512 << 10, 256 << 10, 128 << 10, 64 << 10};
-  std::vector<uint64_t> bss = {4 << 10,   8 << 10,   16 << 10,  32 << 10, 64 << 10,
-                               128 << 10, 256 << 10, 512 << 10, 1024 << 10};
+  std::vector<uint32_t> blocks = {1024 << 10, 512 << 10, 256 << 10, 128 << 10,
+                                  64 << 10};
+  std::vector<uint64_t> bss = {4 << 10,   8 << 10,   16 << 10,
+                               32 << 10,  64 << 10,  128 << 10,
+                               256 << 10, 512 << 10, 1024 << 10};
   if (opt.small) {
     blocks = {1024 << 10, 128 << 10};
     bss = {4 << 10, 64 << 10, 1024 << 10};
   }
-  uint64_t size = opt.file_size ? opt.file_size : (opt.small ? 4 << 20 : 16 << 20);
+  uint64_t size =
+      opt.file_size ? opt.file_size : (opt.small ? 4 << 20 : 16 << 20);
   std::vector<Column> cols = Columns(opt);
   std::vector<CellJob> jobs;
   std::map<uint32_t, std::shared_ptr<const ImageModel>> images;
@@ -93,10 +103,11 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress
     auto img = LoadBenchImage(is, CacheDir(opt));
     if (!img.ok()) return img.status();
     images[b] = *img;
-    res.setup.push_back({{"image", is.Key()},
-                         {"file_bytes", size},
-                         {"image_bytes", static_cast<uint64_t>((*img)->bytes.size())},
-                         {"ratio", static_cast<double>((*img)->bytes.size()) / size}});
+    res.setup.push_back(
+        {{"image", is.Key()},
+         {"file_bytes", size},
+         {"image_bytes", static_cast<uint64_t>((*img)->bytes.size())},
+         {"ratio", static_cast<double>((*img)->bytes.size()) / size}});
     for (uint64_t bs : bss)
       for (const Column& c : cols) {
         CellSpec s;
@@ -110,19 +121,21 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress
   }
   std::vector<CellResult> out = RunCells(jobs, opt.jobs, progress);
   // Tables in the thread's layout; the seed's 1024K table beside its twin.
-  std::map<std::pair<uint32_t, std::string>, std::vector<double>> by_col;  // (block, col) -> MB/s
+  std::map<std::pair<uint32_t, std::string>, std::vector<double>>
+      by_col;  // (block, col) -> MB/s
   size_t i = 0;
   for (uint32_t b : blocks) {
     BenchTable t;
-    t.title = "Squashfs: gzip filesystem " + SizeName(b) + " blocks (simulated, " +
-              res.profile + ", MB/s)";
+    t.title = "Squashfs: gzip filesystem " + SizeName(b) +
+              " blocks (simulated, " + res.profile + ", MB/s)";
     t.corner = "dd bs";
     for (const Column& c : cols) t.columns.push_back(c.name);
     for (uint64_t bs : bss) {
       std::vector<std::string> row;
       for (const Column& c : cols) {
         row.push_back(out[i].Cell());
-        by_col[{b, c.name}].push_back(out[i].failure.empty() ? out[i].mbps : NAN);
+        by_col[{b, c.name}].push_back(out[i].failure.empty() ? out[i].mbps
+                                                             : NAN);
         BenchRecord rec = CellRecord(jobs[i], out[i]);
         rec.insert(rec.begin(), {"column", c.name});
         rec.insert(rec.begin(), {"table", SizeName(b)});
@@ -136,10 +149,12 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress
   // The visible 1024K table against the simulation (the calibration check).
   if (!opt.small) {
     BenchTable seed;
-    seed.title = "Squashfs: gzip filesystem 1024K blocks (the 2013 thread, measured on KVM, MB/s)";
+    seed.title =
+        "Squashfs: gzip filesystem 1024K blocks (the 2013 thread, measured on "
+        "KVM, MB/s)";
     seed.corner = "dd bs";
-    seed.columns = {"Asyn Single", "No Asyn Single", "Asyn Multi", "No Asyn Multi",
-                    "Asyn Percpu", "No Asyn Percpu"};
+    seed.columns = {"Asyn Single",   "No Asyn Single", "Asyn Multi",
+                    "No Asyn Multi", "Asyn Percpu",    "No Asyn Percpu"};
     for (int r = 0; r < 9; r++) {
       std::vector<std::string> row;
       for (int c = 0; c < 6; c++) row.push_back(Fixed(kSeed1024[r][c], 1));
@@ -151,8 +166,9 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress
       for (int r = 0; r < 9; r++) col.push_back(kSeed1024[r][c]);
       auto it = by_col.find({1024 << 10, res.tables.back().columns[c]});
       if (it == by_col.end()) continue;
-      res.notes.push_back("1024K " + res.tables.back().columns[c] + ": seed mean " +
-                          Fixed(Mean(col), 2) + ", simulated mean " + Fixed(Mean(it->second), 2));
+      res.notes.push_back("1024K " + res.tables.back().columns[c] +
+                          ": seed mean " + Fixed(Mean(col), 2) +
+                          ", simulated mean " + Fixed(Mean(it->second), 2));
     }
   }
   // The thread's summary of the withheld tables against the predictions.
@@ -164,8 +180,9 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt, std::ostream* progress
       std::string line = SizeName(b) + " " + d + ": async/sync by dd bs";
       for (size_t k = 0; k < bss.size(); k++)
         line += " " + SizeName(bss[k]) + "=" +
-                (std::isnan(a->second[k]) ? std::string("fail")
-                                          : Fixed(100 * (a->second[k] / s->second[k] - 1), 1) + "%");
+                (std::isnan(a->second[k])
+                     ? std::string("fail")
+                     : Fixed(100 * (a->second[k] / s->second[k] - 1), 1) + "%");
       res.notes.push_back(line);
     }
   }

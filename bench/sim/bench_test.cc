@@ -4,10 +4,11 @@
 // seeds report (the async patch keeps mmcqd busy; dd rate rises with dd bs
 // up to the readahead window; bigger blocks mean fewer decompressions).
 // No wall-clock assertions: everything here is virtual time.
+#include "bench/sim/bench.h"
+
 #include <cstdlib>
 #include <string>
 
-#include "bench/sim/bench.h"
 #include "bench/sim/bench_image.h"
 #include "bench/sim/calibration.h"
 #include "bench/sim/dd_cell.h"
@@ -22,7 +23,8 @@ std::string Cache() {
   return std::string(t ? t : "/tmp") + "/bench-images";
 }
 
-std::shared_ptr<const ImageModel> Image(ContentKind content, uint64_t size, uint32_t block) {
+std::shared_ptr<const ImageModel> Image(ContentKind content, uint64_t size,
+                                        uint32_t block) {
   BenchImageSpec s;
   s.content = content;
   s.file_size = size;
@@ -32,8 +34,9 @@ std::shared_ptr<const ImageModel> Image(ContentKind content, uint64_t size, uint
   return img.ok() ? *img : nullptr;
 }
 
-CellResult Cell(std::shared_ptr<const ImageModel> img, const std::string& profile,
-                const std::string& variant, uint64_t bs, ContentKind content) {
+CellResult Cell(std::shared_ptr<const ImageModel> img,
+                const std::string& profile, const std::string& variant,
+                uint64_t bs, ContentKind content) {
   const CpuProfile* cpu = FindCpuProfile(profile);
   EXPECT_NE(cpu, nullptr);
   CellSpec s;
@@ -45,8 +48,10 @@ CellResult Cell(std::shared_ptr<const ImageModel> img, const std::string& profil
 }
 
 TEST(BenchImage, ContentIsDeterministicAndNearTheSeedsRatio) {
-  EXPECT_EQ(MakeContent(ContentKind::kText22, 100000), MakeContent(ContentKind::kText22, 100000));
-  EXPECT_NE(MakeContent(ContentKind::kText22, 4096, 0), MakeContent(ContentKind::kText22, 4096, 1));
+  EXPECT_EQ(MakeContent(ContentKind::kText22, 100000),
+            MakeContent(ContentKind::kText22, 100000));
+  EXPECT_NE(MakeContent(ContentKind::kText22, 4096, 0),
+            MakeContent(ContentKind::kText22, 4096, 1));
   auto img = Image(ContentKind::kText22, 2 << 20, 128 << 10);
   ASSERT_NE(img, nullptr);
   double ratio = static_cast<double>(img->bytes.size()) / (2 << 20);
@@ -76,8 +81,10 @@ TEST(Bench, EmmcAsyncPatchKeepsTheHostBusyAsTheSeedSays) {
   // the 2013 thread: fetch/idle 920/460 without the patch, 918/40 with it.
   auto img = Image(ContentKind::kIncompressible, 4 << 20, 128 << 10);
   ASSERT_NE(img, nullptr);
-  CellResult sync = Cell(img, "emmc-hs200", "sync-3.13", 64 << 10, ContentKind::kIncompressible);
-  CellResult async = Cell(img, "emmc-hs200", "async-2013", 64 << 10, ContentKind::kIncompressible);
+  CellResult sync = Cell(img, "emmc-hs200", "sync-3.13", 64 << 10,
+                         ContentKind::kIncompressible);
+  CellResult async = Cell(img, "emmc-hs200", "async-2013", 64 << 10,
+                          ContentKind::kIncompressible);
   ASSERT_EQ(sync.failure, "") << sync.report;
   ASSERT_EQ(async.failure, "") << async.report;
   // The device waits less between requests: its idle time falls by at
@@ -85,9 +92,9 @@ TEST(Bench, EmmcAsyncPatchKeepsTheHostBusyAsTheSeedSays) {
   // A9 the model's count does not, see README.md).
   EXPECT_LT(async.c.device_idle_ns * 3, sync.c.device_idle_ns * 2);
   EXPECT_LE(async.c.idle, sync.c.idle);
-  EXPECT_GT(async.c.readpage_io_in_flight, 0u);   // readpages overlap I/O
-  EXPECT_EQ(sync.c.readpage_io_in_flight, 0u);    // the sync path never does
-  EXPECT_GT(async.mbps, sync.mbps);               // 59.4 vs 40.2 MiB/s in the seed
+  EXPECT_GT(async.c.readpage_io_in_flight, 0u);  // readpages overlap I/O
+  EXPECT_EQ(sync.c.readpage_io_in_flight, 0u);   // the sync path never does
+  EXPECT_GT(async.mbps, sync.mbps);  // 59.4 vs 40.2 MiB/s in the seed
   EXPECT_GT(async.c.work_items, 0u);
   EXPECT_EQ(sync.c.work_items, 0u);
 }
@@ -97,9 +104,12 @@ TEST(Bench, RateRisesWithDdBsUpToTheReadaheadWindow) {
   // (Phillip's ftrace); from 64K the readahead window overlaps them.
   auto img = Image(ContentKind::kText22, 4 << 20, 128 << 10);
   ASSERT_NE(img, nullptr);
-  CellResult small = Cell(img, "kvm-hdb", "async-2013", 4 << 10, ContentKind::kText22);
-  CellResult mid = Cell(img, "kvm-hdb", "async-2013", 64 << 10, ContentKind::kText22);
-  CellResult big = Cell(img, "kvm-hdb", "async-2013", 1024 << 10, ContentKind::kText22);
+  CellResult small =
+      Cell(img, "kvm-hdb", "async-2013", 4 << 10, ContentKind::kText22);
+  CellResult mid =
+      Cell(img, "kvm-hdb", "async-2013", 64 << 10, ContentKind::kText22);
+  CellResult big =
+      Cell(img, "kvm-hdb", "async-2013", 1024 << 10, ContentKind::kText22);
   ASSERT_EQ(small.failure + mid.failure + big.failure, "");
   EXPECT_GT(mid.mbps, small.mbps * 1.2);
   EXPECT_NEAR(big.mbps, mid.mbps, mid.mbps * 0.05);  // flat past the window
@@ -112,8 +122,10 @@ TEST(Bench, BiggerBlocksMeanFewerDecompressions) {
   auto b512 = Image(ContentKind::kText22, 2 << 20, 512 << 10);
   ASSERT_NE(b128, nullptr);
   ASSERT_NE(b512, nullptr);
-  CellResult a = Cell(b128, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
-  CellResult b = Cell(b512, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
+  CellResult a =
+      Cell(b128, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
+  CellResult b =
+      Cell(b512, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
   ASSERT_EQ(a.failure + b.failure, "");
   EXPECT_EQ(a.c.decompress_calls, 16u);
   EXPECT_EQ(b.c.decompress_calls, 4u);
@@ -124,8 +136,10 @@ TEST(Bench, BiggerBlocksMeanFewerDecompressions) {
 TEST(Calibration, CommittedFitsReproduceTheVisibleSeedFigures) {
   auto img = Image(ContentKind::kText22, 4 << 20, 1024 << 10);
   ASSERT_NE(img, nullptr);
-  CellResult sync = Cell(img, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
-  CellResult async = Cell(img, "kvm-hdb", "async-2013", 64 << 10, ContentKind::kText22);
+  CellResult sync =
+      Cell(img, "kvm-hdb", "sync-3.13", 64 << 10, ContentKind::kText22);
+  CellResult async =
+      Cell(img, "kvm-hdb", "async-2013", 64 << 10, ContentKind::kText22);
   EXPECT_NEAR(sync.mbps, kSeedKvm1024SyncSingleMBps, 3.0);
   EXPECT_NEAR(async.mbps, kSeedKvm1024AsyncSingleMBps, 3.0);
 }

@@ -32,10 +32,12 @@ std::map<std::string, CpuProfile> Committed() {
   kvm.cpu = "KVM guest, 4 vCPUs, core i5 host (the 2013 thread, Phillip)";
   kvm.ncpus = 4;
   kvm.slowdown = 0.815539;
-  kvm.slowdown_source = "fit: sync-3.13/single, 1024K gzip blocks, dd bs=64K = 98.33 MB/s";
+  kvm.slowdown_source =
+      "fit: sync-3.13/single, 1024K gzip blocks, dd bs=64K = 98.33 MB/s";
   kvm.work_dispatch_ns = 762015;
   kvm.dispatch_source =
-      "fit: async-2013/single, same cell = 89.96 MB/s (the KVM guest's cross-vCPU wake-up "
+      "fit: async-2013/single, same cell = 89.96 MB/s (the KVM guest's "
+      "cross-vCPU wake-up "
       "of the kworker, charged on the worker)";
   m[kvm.profile] = kvm;
   CpuProfile emmc;
@@ -44,9 +46,11 @@ std::map<std::string, CpuProfile> Committed() {
   emmc.ncpus = 2;
   emmc.slowdown = 3.64213;
   emmc.slowdown_source =
-      "fit: sync-3.13/single, dd bs=64k of 58,707,718 B = 42.12 MB/s (40.2 MiB/s): a 1 GHz A9 "
+      "fit: sync-3.13/single, dd bs=64k of 58,707,718 B = 42.12 MB/s (40.2 "
+      "MiB/s): a 1 GHz A9 "
       "at ~3.6x this machine's CPU time";
-  emmc.work_dispatch_ns = static_cast<uint64_t>(kHostWorkDispatchNs * emmc.slowdown);
+  emmc.work_dispatch_ns =
+      static_cast<uint64_t>(kHostWorkDispatchNs * emmc.slowdown);
   emmc.dispatch_source = "assumption: this machine's 2 us hop x the slowdown";
   m[emmc.profile] = emmc;
   CpuProfile usb;
@@ -54,7 +58,8 @@ std::map<std::string, CpuProfile> Committed() {
   usb.cpu = "x86 host (the 2013 thread, Minchan); taken as this machine";
   usb.ncpus = 2;
   usb.slowdown = 1.0;
-  usb.slowdown_source = "assumption: the sweep's figures went into the device fit already";
+  usb.slowdown_source =
+      "assumption: the sweep's figures went into the device fit already";
   usb.work_dispatch_ns = kHostWorkDispatchNs;
   usb.dispatch_source = "assumption: this machine's hop";
   m[usb.profile] = usb;
@@ -75,7 +80,8 @@ std::map<std::string, CpuProfile>& Profiles() {
 // CPU cost x, reaches `target`: a geometric scan for the first bracket (the
 // rate need not be monotonic where plugging and merging change), then
 // bisection inside it, to 0.1%.
-double Bisect(double lo, double hi, double target, const std::function<double(double)>& f) {
+double Bisect(double lo, double hi, double target,
+              const std::function<double(double)>& f) {
   double prev = lo;
   for (int k = 1; k <= 24; k++) {
     double x = lo * std::pow(hi / lo, k / 24.0);
@@ -88,8 +94,10 @@ double Bisect(double lo, double hi, double target, const std::function<double(do
   }
   for (int i = 0; i < 40 && hi - lo > lo * 1e-3; i++) {
     double mid = (lo + hi) / 2;
-    if (f(mid) > target) lo = mid;
-    else hi = mid;
+    if (f(mid) > target)
+      lo = mid;
+    else
+      hi = mid;
   }
   return (lo + hi) / 2;
 }
@@ -100,13 +108,16 @@ const HostCosts& CommittedHostCosts() {
   static const HostCosts* h = [] {
     auto* c = new HostCosts;
     c->codec_ns_per_byte = {
-        {"gzip/text22", 3.95467}, {"gzip/random97", 3.04226}, {"xz/text22", 18.6015},
-        {"lz4/text22", 0.208986}, {"zstd/text22", 1.52538},   {"lzo/text22", 2.32265},
+        {"gzip/text22", 3.95467}, {"gzip/random97", 3.04226},
+        {"xz/text22", 18.6015},   {"lz4/text22", 0.208986},
+        {"zstd/text22", 1.52538}, {"lzo/text22", 2.32265},
     };
     c->memcpy_ns_per_byte = 0.0152;
     c->measured =
-        "squashlab bench calibrate on the 2-vCPU VM (load average ~3), best of 3 over 8 MiB "
-        "of each content: gzip 253 MB/s (text22), 329 MB/s (random97), xz 54, lz4 4785, "
+        "squashlab bench calibrate on the 2-vCPU VM (load average ~3), best of "
+        "3 over 8 MiB "
+        "of each content: gzip 253 MB/s (text22), 329 MB/s (random97), xz 54, "
+        "lz4 4785, "
         "zstd 656, lzo 431";
     return c;
   }();
@@ -118,7 +129,8 @@ const CpuProfile* FindCpuProfile(const std::string& profile) {
   return it == Profiles().end() ? nullptr : &it->second;
 }
 
-CostModel MakeCostModel(const CpuProfile& cpu, const HostCosts& host, ContentKind content) {
+CostModel MakeCostModel(const CpuProfile& cpu, const HostCosts& host,
+                        ContentKind content) {
   double s = cpu.slowdown;
   CostModel m;
   m.api_call_ns = static_cast<uint64_t>(kHostApiCallNs * s);
@@ -131,7 +143,8 @@ CostModel MakeCostModel(const CpuProfile& cpu, const HostCosts& host, ContentKin
   std::string suffix = std::string("/") + ContentKindName(content);
   for (const auto& [key, ns] : host.codec_ns_per_byte) {
     if (key.size() > suffix.size() && key.ends_with(suffix))
-      m.decompress_ns_per_byte_by_codec[key.substr(0, key.size() - suffix.size())] = ns * s;
+      m.decompress_ns_per_byte_by_codec[key.substr(
+          0, key.size() - suffix.size())] = ns * s;
   }
   m.decompress_ns_per_byte = 10 * s;
   return m;
@@ -144,9 +157,10 @@ StatusOr<HostCosts> MeasureHostCosts(const std::string& cache_dir) {
     const char* codec;
     ContentKind content;
   };
-  const Case cases[] = {{"gzip", ContentKind::kText22}, {"gzip", ContentKind::kIncompressible},
-                        {"xz", ContentKind::kText22},   {"lz4", ContentKind::kText22},
-                        {"zstd", ContentKind::kText22}, {"lzo", ContentKind::kText22}};
+  const Case cases[] = {
+      {"gzip", ContentKind::kText22}, {"gzip", ContentKind::kIncompressible},
+      {"xz", ContentKind::kText22},   {"lz4", ContentKind::kText22},
+      {"zstd", ContentKind::kText22}, {"lzo", ContentKind::kText22}};
   for (const Case& c : cases) {
     BenchImageSpec spec;
     spec.content = c.content;
@@ -159,22 +173,26 @@ StatusOr<HostCosts> MeasureHostCosts(const std::string& cache_dir) {
     if (!codec.ok()) return codec.status();
     std::vector<uint8_t> out(m.block_size);
     double best = 1e30;
-    for (int round = 0; round < 3; round++) {  // best of 3: the machine is shared
+    for (int round = 0; round < 3;
+         round++) {  // best of 3: the machine is shared
       uint64_t bytes = 0;
       auto t0 = Clock::now();
       for (const FileModel& f : m.files) {
         for (const StoredBlock& b : f.layout.blocks) {
           if (!b.compressed || b.stored_size == 0) continue;
-          auto n = (*codec)->Decompress(ByteSpan(m.bytes.data() + b.start, b.stored_size),
-                                        std::span<uint8_t>(out.data(), out.size()));
+          auto n = (*codec)->Decompress(
+              ByteSpan(m.bytes.data() + b.start, b.stored_size),
+              std::span<uint8_t>(out.data(), out.size()));
           if (!n.ok()) return n.status();
           bytes += *n;
         }
       }
-      double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+      double ns =
+          std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
       if (bytes > 0) best = std::min(best, ns / static_cast<double>(bytes));
     }
-    h.codec_ns_per_byte[std::string(c.codec) + "/" + ContentKindName(c.content)] = best;
+    h.codec_ns_per_byte[std::string(c.codec) + "/" +
+                        ContentKindName(c.content)] = best;
   }
   // memcpy of 4K pages from an 8 MiB buffer (beyond the caches a block's
   // pages leave behind on a busy machine) into a 64K user buffer: dd's
@@ -188,7 +206,8 @@ StatusOr<HostCosts> MeasureHostCosts(const std::string& cache_dir) {
         std::memcpy(dst.data() + off % dst.size(), src.data() + off, 4096);
         asm volatile("" ::"r"(dst.data()) : "memory");
       }
-    double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    double ns =
+        std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
     best = std::min(best, ns / (8.0 * static_cast<double>(src.size())));
   }
   h.memcpy_ns_per_byte = best;
@@ -196,9 +215,8 @@ StatusOr<HostCosts> MeasureHostCosts(const std::string& cache_dir) {
   return h;
 }
 
-StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(const HostCosts& host,
-                                                           const std::string& cache_dir,
-                                                           std::ostream& log) {
+StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(
+    const HostCosts& host, const std::string& cache_dir, std::ostream& log) {
   std::map<std::string, CpuProfile> fitted = Committed();
   // KVM: slowdown from the sync column, then the hop from the async one.
   BenchImageSpec kvm_img;
@@ -214,20 +232,23 @@ StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(const HostCosts& host
     s.variant = variant;
     s.profile = "kvm-hdb";
     s.ncpus = p.ncpus;
-    return RunDdCell(*kimg, s, MakeCostModel(p, host, ContentKind::kText22)).mbps;
+    return RunDdCell(*kimg, s, MakeCostModel(p, host, ContentKind::kText22))
+        .mbps;
   };
-  kvm.slowdown = Bisect(0.05, 20, kSeedKvm1024SyncSingleMBps,
-                        [&](double x) { return kvm_rate("sync-3.13", x, kvm.work_dispatch_ns); });
+  kvm.slowdown = Bisect(0.05, 20, kSeedKvm1024SyncSingleMBps, [&](double x) {
+    return kvm_rate("sync-3.13", x, kvm.work_dispatch_ns);
+  });
   log << "kvm-hdb slowdown " << kvm.slowdown << " -> sync-3.13/single "
-      << kvm_rate("sync-3.13", kvm.slowdown, kvm.work_dispatch_ns) << " MB/s (seed "
-      << kSeedKvm1024SyncSingleMBps << ")\n";
+      << kvm_rate("sync-3.13", kvm.slowdown, kvm.work_dispatch_ns)
+      << " MB/s (seed " << kSeedKvm1024SyncSingleMBps << ")\n";
   double hop = Bisect(100, 20e6, kSeedKvm1024AsyncSingleMBps, [&](double x) {
     return kvm_rate("async-2013", kvm.slowdown, static_cast<uint64_t>(x));
   });
   kvm.work_dispatch_ns = static_cast<uint64_t>(hop);
-  log << "kvm-hdb work hop " << kvm.work_dispatch_ns << " ns -> async-2013/single "
-      << kvm_rate("async-2013", kvm.slowdown, kvm.work_dispatch_ns) << " MB/s (seed "
-      << kSeedKvm1024AsyncSingleMBps << ")\n";
+  log << "kvm-hdb work hop " << kvm.work_dispatch_ns
+      << " ns -> async-2013/single "
+      << kvm_rate("async-2013", kvm.slowdown, kvm.work_dispatch_ns)
+      << " MB/s (seed " << kSeedKvm1024AsyncSingleMBps << ")\n";
   // eMMC: the slowdown from Chanho's "before".
   BenchImageSpec emmc_img;
   emmc_img.content = ContentKind::kIncompressible;
@@ -243,12 +264,17 @@ StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(const HostCosts& host
     s.variant = variant;
     s.profile = "emmc-hs200";
     s.ncpus = p.ncpus;
-    return RunDdCell(*eimg, s, MakeCostModel(p, host, ContentKind::kIncompressible)).mbps;
+    return RunDdCell(*eimg, s,
+                     MakeCostModel(p, host, ContentKind::kIncompressible))
+        .mbps;
   };
-  emmc.slowdown = Bisect(0.05, 100, kSeedEmmcSyncMBps, [&](double x) { return emmc_rate("sync-3.13", x); });
-  emmc.work_dispatch_ns = static_cast<uint64_t>(kHostWorkDispatchNs * emmc.slowdown);
+  emmc.slowdown = Bisect(0.05, 100, kSeedEmmcSyncMBps,
+                         [&](double x) { return emmc_rate("sync-3.13", x); });
+  emmc.work_dispatch_ns =
+      static_cast<uint64_t>(kHostWorkDispatchNs * emmc.slowdown);
   log << "emmc-hs200 slowdown " << emmc.slowdown << " -> sync-3.13/single "
-      << emmc_rate("sync-3.13", emmc.slowdown) << " MB/s (seed " << kSeedEmmcSyncMBps << ")\n";
+      << emmc_rate("sync-3.13", emmc.slowdown) << " MB/s (seed "
+      << kSeedEmmcSyncMBps << ")\n";
   return fitted;
 }
 

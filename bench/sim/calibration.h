@@ -5,9 +5,9 @@
 // with the real codecs (the reader's) over the benchmark's own content, and
 // scaled by the profile CPU's slowdown; the slowdowns (and the KVM guest's
 // workqueue hop) are fitted, by bisection over simulated runs, to figures
-// visible in the seed threads (cited in docs/) only. The fitted numbers are committed
-// (calibration.cc) so that a benchmark gives identical results run to run;
-// `squashlab bench calibrate` measures and fits them again.
+// visible in the seed threads (cited in docs/) only. The fitted numbers are
+// committed (calibration.cc) so that a benchmark gives identical results run to
+// run; `squashlab bench calibrate` measures and fits them again.
 #ifndef SQUASHLAB_BENCH_SIM_CALIBRATION_H_
 #define SQUASHLAB_BENCH_SIM_CALIBRATION_H_
 
@@ -35,9 +35,9 @@ struct CpuProfile {
   std::string profile;  // the hw_emul profile
   std::string cpu;
   int ncpus = 2;
-  double slowdown = 1;             // CPU time there / CPU time here
+  double slowdown = 1;  // CPU time there / CPU time here
   std::string slowdown_source;
-  uint64_t work_dispatch_ns = 0;   // queue_work -> the work function running
+  uint64_t work_dispatch_ns = 0;  // queue_work -> the work function running
   std::string dispatch_source;
 };
 
@@ -46,22 +46,25 @@ const HostCosts& CommittedHostCosts();
 const CpuProfile* FindCpuProfile(const std::string& profile);
 
 // The cost model of `cpu` for `content` (the codec figure depends on it).
-CostModel MakeCostModel(const CpuProfile& cpu, const HostCosts& host, ContentKind content);
+CostModel MakeCostModel(const CpuProfile& cpu, const HostCosts& host,
+                        ContentKind content);
 
 // Measures HostCosts on this machine (wall clock: not deterministic).
 StatusOr<HostCosts> MeasureHostCosts(const std::string& cache_dir);
 
 // Fits the slowdowns and the KVM hop against the seeds with `host`, and
 // prints the derivation; returns the fitted profiles.
-StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(const HostCosts& host,
-                                                           const std::string& cache_dir,
-                                                           std::ostream& log);
+StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(
+    const HostCosts& host, const std::string& cache_dir, std::ostream& log);
 
 // The seed figures the fits use (MB/s = 10^6 B/s).
-inline constexpr double kSeedKvm1024SyncSingleMBps = 98.33;   // mean, No Asyn Single
-inline constexpr double kSeedKvm1024AsyncSingleMBps = 89.96;  // mean, Asyn Single
-inline constexpr double kSeedEmmcSyncMBps = 58707718 / 1.393653 / 1e6;   // 42.13
-inline constexpr double kSeedEmmcAsyncMBps = 58707718 / 0.942413 / 1e6;  // 62.29
+inline constexpr double kSeedKvm1024SyncSingleMBps =
+    98.33;  // mean, No Asyn Single
+inline constexpr double kSeedKvm1024AsyncSingleMBps =
+    89.96;  // mean, Asyn Single
+inline constexpr double kSeedEmmcSyncMBps = 58707718 / 1.393653 / 1e6;  // 42.13
+inline constexpr double kSeedEmmcAsyncMBps =
+    58707718 / 0.942413 / 1e6;  // 62.29
 inline constexpr uint64_t kSeedEmmcFileBytes = 58707718;
 
 }  // namespace squashlab

@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "harness/mount.h"
 #include "hw_emul/block_device.h"
 #include "model/kernel/kernel.h"
-#include "model/mm/filemap_read.h"
 #include "model/kernel/scenario.h"
+#include "model/mm/filemap_read.h"
 #include "model/sched/simulate_executor.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/image_model.h"
-#include "harness/mount.h"
 #include "model/variants/read_path.h"
 #include "reader/image_bytes.h"
 
@@ -48,7 +48,8 @@ int WrapReadpageBlock(page* target_page, uint64_t block, int bsize) {
   CountReadpage();
   return g_run.rp->readpage_block(target_page, block, bsize);
 }
-int WrapReadpages(file* filp, address_space* mapping, std::vector<page*>* pages) {
+int WrapReadpages(file* filp, address_space* mapping,
+                  std::vector<page*>* pages) {
   CountReadpage();
   return g_run.rp->readpages(filp, mapping, pages);
 }
@@ -56,8 +57,8 @@ void WrapReadahead(readahead_control* rac) {
   CountReadpage();
   g_run.rp->readahead(rac);
 }
-int WrapDecompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
-                   squashfs_page_actor* output) {
+int WrapDecompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset,
+                   int length, squashfs_page_actor* output) {
   int res = g_run.dc->decompress(msblk, bh, b, offset, length, output);
   g_run.c->decompress_calls++;
   if (res > 0) g_run.c->decompressed_bytes += static_cast<uint64_t>(res);
@@ -81,11 +82,16 @@ SquashfsDecompressorOps Wrapped(const SquashfsDecompressorOps& dc) {
 std::string FailureName(ReportKind kind) {
   switch (kind) {
     case ReportKind::kHungTask:
-    case ReportKind::kQuiescence: return "hang";
-    case ReportKind::kWrongData: return "wrong data";
-    case ReportKind::kStepLimit: return "livelock";
-    case ReportKind::kLeak: return "leak";
-    default: return "oops";
+    case ReportKind::kQuiescence:
+      return "hang";
+    case ReportKind::kWrongData:
+      return "wrong data";
+    case ReportKind::kStepLimit:
+      return "livelock";
+    case ReportKind::kLeak:
+      return "leak";
+    default:
+      return "oops";
   }
 }
 
@@ -104,8 +110,8 @@ struct DdTimes {
 
 // dd: sequential reads of bs bytes, each checked against the oracle, with
 // the readahead window sampled after each read.
-void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle, const CellSpec& spec, DdTimes* t,
-             CellCounters* c) {
+void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle,
+             const CellSpec& spec, DdTimes* t, CellCounters* c) {
   TaskSpec s;
   s.name = "dd";
   s.body = [ino, oracle, bs = spec.dd_bs, ra_pages = spec.ra_pages, t, c] {
@@ -123,9 +129,11 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle, const CellSpec& spe
       if (got != static_cast<long>(want) ||
           std::memcmp(buf.data(), oracle->content.data() + at, want) != 0) {
         char body[160];
-        std::snprintf(body, sizeof body, "read at %llu returned %ld of %zu bytes, or wrong bytes",
+        std::snprintf(body, sizeof body,
+                      "read at %llu returned %ld of %zu bytes, or wrong bytes",
                       static_cast<unsigned long long>(at), got, want);
-        kk.Bug(ReportKind::kWrongData, "squashlab: dd read returned wrong data", body);
+        kk.Bug(ReportKind::kWrongData, "squashlab: dd read returned wrong data",
+               body);
       }
       if (f->f_ra.size > 0) windows.insert({f->f_ra.start, f->f_ra.size});
       c->ra_max_pages = std::max<uint64_t>(c->ra_max_pages, f->f_ra.size);
@@ -146,8 +154,8 @@ std::string CellResult::Cell() const {
   return b;
 }
 
-CellResult RunDdCell(std::shared_ptr<const ImageModel> image, const CellSpec& spec,
-                     const CostModel& cost) {
+CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
+                     const CellSpec& spec, const CostModel& cost) {
   CellResult res;
   const ReadPathOps* rp = FindReadPath(spec.variant);
   const SquashfsDecompressorOps* dc = FindDecompressor(spec.decomp);
@@ -155,7 +163,8 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image, const CellSpec& sp
   const FileModel* oracle = Largest(*image);
   if (rp == nullptr || dc == nullptr || !dev_opt.ok() || oracle == nullptr) {
     res.failure = "error";
-    res.report = "unknown variant, decompressor or profile, or an image without files";
+    res.report =
+        "unknown variant, decompressor or profile, or an image without files";
     return res;
   }
   res.file_bytes = oracle->content.size();
@@ -172,7 +181,8 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image, const CellSpec& sp
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 50000000;
   sc.setup = [&](Kernel& k) {
-    SquashfsMount* m = squashfs_mount(k, *image, &rp_wrapped, &dc_wrapped, medium, *dev_opt);
+    SquashfsMount* m =
+        squashfs_mount(k, *image, &rp_wrapped, &dc_wrapped, medium, *dev_opt);
     BlockDevice* dev = m->device;
     g_run.dev = dev;
     SpawnDd(k, m->Find(oracle->name), oracle, spec, &times, &res.c);
@@ -187,7 +197,9 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image, const CellSpec& sp
     return res;
   }
   res.dd_ns = times.end_ns - times.start_ns;
-  res.mbps = res.dd_ns == 0 ? 0 : static_cast<double>(res.file_bytes) * 1e3 / res.dd_ns;
+  res.mbps = res.dd_ns == 0
+                 ? 0
+                 : static_cast<double>(res.file_bytes) * 1e3 / res.dd_ns;
   CellCounters& c = res.c;
   c.requests = dev_counters.requests;
   c.merges = dev_counters.merges + dev_counters.request_merges;

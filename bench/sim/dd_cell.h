@@ -36,7 +36,7 @@ struct CellCounters {
   uint64_t decompress_calls = 0;
   uint64_t decompressed_bytes = 0;
   // The file's readahead (file_ra_state after each read).
-  uint64_t ra_windows = 0;   // distinct (start, size) windows
+  uint64_t ra_windows = 0;  // distinct (start, size) windows
   uint64_t ra_max_pages = 0;
   // The device (hw_emul DeviceCounters).
   uint64_t requests = 0;
@@ -56,8 +56,8 @@ struct CellResult {
   std::string failure;  // "": ok; else "oops", "hang", "wrong data", "livelock"
   std::string report;   // the report's title line when it failed
   uint64_t file_bytes = 0;
-  uint64_t dd_ns = 0;   // dd's first read to its last, virtual time
-  double mbps = 0;      // file bytes / dd time, in 10^6 B/s
+  uint64_t dd_ns = 0;  // dd's first read to its last, virtual time
+  double mbps = 0;     // file bytes / dd time, in 10^6 B/s
   CellCounters c;
   // MB/s with two decimals, or the failure.
   std::string Cell() const;
@@ -65,8 +65,8 @@ struct CellResult {
 
 // Runs one cell over the largest file of `image`. Deterministic: the same
 // arguments give the same result, byte for byte.
-CellResult RunDdCell(std::shared_ptr<const ImageModel> image, const CellSpec& spec,
-                     const CostModel& cost);
+CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
+                     const CellSpec& spec, const CostModel& cost);
 
 }  // namespace squashlab
 

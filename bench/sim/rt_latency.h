@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the real-time latency experiment of the 2018 RT thread in
-// simulate mode: readers decompress a real image's blocks on every CPU of an
+// This file implements the real-time latency experiment of the 2018 RT thread
+// in simulate mode: readers decompress a real image's blocks on every CPU of an
 // RT kernel, reading through an hw_emul device with a real part's profile
 // (QSPI NOR flash by default), while a cyclictest-like task per CPU, at the
 // highest priority, wakes every period (absolute timer) and records how
@@ -49,25 +49,26 @@ struct RtLatencyOptions {
   // of the image's codec x cpu_ratio.
   double decompress_ns_per_byte = 0;
   double cpu_ratio = kEmbeddedCpuRatio;
-  uint64_t period_ns = 1000000;        // cyclictest -i 1000
+  uint64_t period_ns = 1000000;  // cyclictest -i 1000
   int ncpus = 2;
-  uint64_t bucket_ns = 10000;          // histogram bucket width (cyclictest -h)
+  uint64_t bucket_ns = 10000;  // histogram bucket width (cyclictest -h)
 };
 
 struct RtLatencyResult {
   uint64_t max_wakeup_latency_ns = 0;  // worst over the cyclictest tasks
   uint64_t wakeups = 0;
-  uint64_t end_ns = 0;                 // the readers' finish, virtual time
-  double decompress_ns_per_byte = 0;   // the cost used
+  uint64_t end_ns = 0;                // the readers' finish, virtual time
+  double decompress_ns_per_byte = 0;  // the cost used
   std::string codec;
   // histogram[i]: wake-ups with latency in [i, i + 1) x bucket_ns, all
   // cyclictest tasks together; the last bucket holds the worst one.
   uint64_t bucket_ns = 0;
   std::vector<uint64_t> histogram;
-  Report report;                       // empty when the run was clean
+  Report report;  // empty when the run was clean
 };
 
-RtLatencyResult RunRtLatency(std::shared_ptr<const ImageModel> image, const RtLatencyOptions& opt);
+RtLatencyResult RunRtLatency(std::shared_ptr<const ImageModel> image,
+                             const RtLatencyOptions& opt);
 
 }  // namespace squashlab
 

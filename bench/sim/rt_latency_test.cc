@@ -1,34 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the the 2018 RT thread experiment as a test: on an RT kernel,
-// readers of a 128K-block image on the qspi-flash device, and a cyclictest
-// task per CPU, with the decompression cost of an embedded core derived
-// from this machine's codec cost (not fitted to the seed). With the percpu
-// strategy (get_cpu_ptr) the waker sees a whole block's decompression; with
-// the RT local lock at most about one page of inflate output; sleeping
+// This file implements the the 2018 RT thread experiment as a test: on an RT
+// kernel, readers of a 128K-block image on the qspi-flash device, and a
+// cyclictest task per CPU, with the decompression cost of an embedded core
+// derived from this machine's codec cost (not fitted to the seed). With the
+// percpu strategy (get_cpu_ptr) the waker sees a whole block's decompression;
+// with the RT local lock at most about one page of inflate output; sleeping
 // inside a percpu section is reported as scheduling while atomic, in
 // explore and in simulate mode.
+#include "bench/sim/rt_latency.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
 
-#include "model/sched/explorer.h"
+#include "harness/mount.h"
+#include "harness/scenarios.h"
 #include "harness/workloads.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/preempt.h"
+#include "model/sched/explorer.h"
 #include "model/variants/decompressor.h"
-#include "harness/mount.h"
 #include "model/variants/read_path.h"
-#include "bench/sim/rt_latency.h"
-#include "harness/scenarios.h"
 
 namespace squashlab {
 namespace {
 
 std::shared_ptr<const ImageModel> Tree128k(const std::string& codec) {
   const char* srcdir = std::getenv("TEST_SRCDIR");
-  auto img = LoadImage(std::string(srcdir ? srcdir : ".") + "/squashlab/testdata/tree_" + codec +
-                       ".sqfs");
+  auto img = LoadImage(std::string(srcdir ? srcdir : ".") +
+                       "/squashlab/testdata/tree_" + codec + ".sqfs");
   EXPECT_TRUE(img.ok()) << img.status().ToString();
   return img.value();
 }
@@ -50,19 +51,23 @@ void ExpectSeedShape(const std::string& codec) {
     uint64_t in_histogram = 0;
     for (uint64_t n : r.histogram) in_histogram += n;
     EXPECT_EQ(in_histogram, r.wakeups);
-    EXPECT_EQ((r.histogram.size() - 1) * r.bucket_ns, r.max_wakeup_latency_ns / r.bucket_ns * r.bucket_ns);
+    EXPECT_EQ((r.histogram.size() - 1) * r.bucket_ns,
+              r.max_wakeup_latency_ns / r.bucket_ns * r.bucket_ns);
     worst[i] = r.max_wakeup_latency_ns;
     per_byte = r.decompress_ns_per_byte;
-    std::printf("%-5s %-17s worst wake-up latency %8.1f us (%lu wake-ups, %.1f ms, %.1f ns/B)\n",
-                codec.c_str(), names[i], worst[i] / 1e3, static_cast<unsigned long>(r.wakeups),
-                r.end_ns / 1e6, per_byte);
+    std::printf(
+        "%-5s %-17s worst wake-up latency %8.1f us (%lu wake-ups, %.1f ms, "
+        "%.1f ns/B)\n",
+        codec.c_str(), names[i], worst[i] / 1e3,
+        static_cast<unsigned long>(r.wakeups), r.end_ns / 1e6, per_byte);
   }
   const double block_ns = 131072 * per_byte, page_ns = 4096 * per_byte;
   // percpu: a whole block without preemption, nearly all of it seen.
   EXPECT_GT(static_cast<double>(worst[2]), 0.7 * block_ns);
   EXPECT_LT(static_cast<double>(worst[2]), 1.2 * block_ns + 200000);
   // Preemptible on RT: a page of inflate output plus scheduling overheads.
-  for (int i : {0, 1, 3}) EXPECT_LT(static_cast<double>(worst[i]), 1.5 * page_ns + 50000) << names[i];
+  for (int i : {0, 1, 3})
+    EXPECT_LT(static_cast<double>(worst[i]), 1.5 * page_ns + 50000) << names[i];
   EXPECT_LT(worst[3] * 10, worst[2]);
 }
 
@@ -70,7 +75,8 @@ TEST(RtLatency, PercpuIsLongLocallockIsShortGzip) { ExpectSeedShape("gzip"); }
 TEST(RtLatency, PercpuIsLongLocallockIsShortXz) { ExpectSeedShape("xz"); }
 
 TEST(RtLatency, CostIsTheHostCodecScaledByTheCpuRatio) {
-  EXPECT_DOUBLE_EQ(HostDecompressNsPerByte("gzip") * kEmbeddedCpuRatio, 1000.0 / 77.0);
+  EXPECT_DOUBLE_EQ(HostDecompressNsPerByte("gzip") * kEmbeddedCpuRatio,
+                   1000.0 / 77.0);
   EXPECT_DOUBLE_EQ(HostDecompressNsPerByte("xz"), 1000.0 / 60.0);
 }
 
@@ -87,8 +93,8 @@ void sleepy_create(squashfs_sb_info* msblk) {
   mutex_init(&st->mtx);
   msblk->stream = st;
 }
-int sleepy_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
-                      squashfs_page_actor* output) {
+int sleepy_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                      int offset, int length, squashfs_page_actor* output) {
   auto* st = static_cast<SleepyState*>(msblk->stream);
   CodecStream** s = get_cpu_ptr(st->streams);
   mutex_lock(&st->mtx);
@@ -98,30 +104,34 @@ int sleepy_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offs
   return res;
 }
 int sleepy_max() { return 1; }
-const SquashfsDecompressorOps kSleepy = {"percpu-sleepy", "", sleepy_create, sleepy_decompress,
-                                         sleepy_max};
+const SquashfsDecompressorOps kSleepy = {"percpu-sleepy", "", sleepy_create,
+                                         sleepy_decompress, sleepy_max};
 
 TEST(RtLatency, SleepingInsideAPercpuSectionIsReported) {
   auto img = DefaultImage();
   ASSERT_TRUE(img.ok());
   std::shared_ptr<const ImageModel> image = img.value();
   Scenario sc{"sleepy", KernelConfig{}, [image](Kernel& k) {
-    SquashfsMount* m = squashfs_mount(k, *image, FindReadPath("sync-3.13"), &kSleepy);
-    const FileModel* f = &image->files.front();
-    spawn_dd(k, m->Find(f->name), f, ReaderOptions{});
-  }};
+                SquashfsMount* m = squashfs_mount(
+                    k, *image, FindReadPath("sync-3.13"), &kSleepy);
+                const FileModel* f = &image->files.front();
+                spawn_dd(k, m->Find(f->name), f, ReaderOptions{});
+              }};
   Explorer e;
   auto st = MakeRandomStrategy();
   RunResult r = e.RunOnce(sc, *st, 1, false);
-  EXPECT_EQ(r.report.kind, ReportKind::kSchedulingWhileAtomic) << r.report.ToString();
+  EXPECT_EQ(r.report.kind, ReportKind::kSchedulingWhileAtomic)
+      << r.report.ToString();
 }
 
 TEST(RtLatency, SleepingInsideAPercpuSectionIsReportedInSimulate) {
   RtLatencyOptions opt;
   opt.decomp_ops = &kSleepy;
   RtLatencyResult r = RunRtLatency(Tree128k("gzip"), opt);
-  EXPECT_EQ(r.report.kind, ReportKind::kSchedulingWhileAtomic) << r.report.ToString();
-  EXPECT_NE(r.report.title.find("scheduling while atomic"), std::string::npos) << r.report.title;
+  EXPECT_EQ(r.report.kind, ReportKind::kSchedulingWhileAtomic)
+      << r.report.ToString();
+  EXPECT_NE(r.report.title.find("scheduling while atomic"), std::string::npos)
+      << r.report.title;
   // The same strategy without the sleeping lock is clean.
   opt.decomp_ops = nullptr;
   opt.decomp = "percpu";

@@ -14,20 +14,22 @@
 #include <vector>
 
 #include "hw_emul/bio_flags.h"
-#include "model/kernel/blk_plug.h"
 #include "hw_emul/block_device.h"
 #include "model/kernel/bio.h"
+#include "model/kernel/blk_plug.h"
 #include "model/kernel/completion.h"
-#include "model/sched/explorer.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/scenario.h"
+#include "model/sched/explorer.h"
 #include "model/sched/simulate_executor.h"
 #include "model/sched/threads_executor.h"
 #include "reader/image_bytes.h"
 
 namespace squashlab::hwtest {
 
-inline uint8_t PatternByte(uint64_t off) { return static_cast<uint8_t>((off * 131 + 7) ^ (off >> 9)); }
+inline uint8_t PatternByte(uint64_t off) {
+  return static_cast<uint8_t>((off * 131 + 7) ^ (off >> 9));
+}
 
 inline std::shared_ptr<const ImageBytes> PatternImage(uint64_t size) {
   std::vector<uint8_t> bytes(size);
@@ -95,16 +97,18 @@ inline void Wait(Io* io) { wait_for_completion(&io->done); }
 // True when io->buf holds the image's bytes.
 inline bool DataMatches(const Io& io) {
   for (unsigned i = 0; i < io.bytes; i++)
-    if (static_cast<uint8_t>(io.buf[i]) != PatternByte(io.sector * 512 + i)) return false;
+    if (static_cast<uint8_t>(io.buf[i]) != PatternByte(io.sector * 512 + i))
+      return false;
   return true;
 }
 
 inline Scenario DdScenario(std::function<void()> body, int ncpus = 2) {
   KernelConfig config;
   config.ncpus = ncpus;
-  return Scenario{"hw_emul", config, [body](Kernel& k) {
-                    k.Spawn(TaskSpec{"dd", TaskContext::kProcess, -1, 0, 0, body});
-                  }};
+  return Scenario{
+      "hw_emul", config, [body](Kernel& k) {
+        k.Spawn(TaskSpec{"dd", TaskContext::kProcess, -1, 0, 0, body});
+      }};
 }
 
 inline ScenarioOutcome RunSimulate(const Scenario& sc, uint64_t seed = 1) {
@@ -112,7 +116,8 @@ inline ScenarioOutcome RunSimulate(const Scenario& sc, uint64_t seed = 1) {
   return RunScenario(sc, exec, seed);
 }
 
-inline RunResult RunExplore(const Scenario& sc, uint64_t seed, const char* strategy = "random") {
+inline RunResult RunExplore(const Scenario& sc, uint64_t seed,
+                            const char* strategy = "random") {
   Explorer explorer;
   ExploreOptions opt;
   opt.strategy = strategy;

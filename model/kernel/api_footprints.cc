@@ -76,7 +76,8 @@ constexpr Entry kTable[] = {
     {"unlock_page", C::kPage, 0, kLock, C::kNone},
     {"wait_on_page_locked", C::kPage, kLock, 0, C::kNone},
     {"PageUptodate", C::kPage, kUptodate, 0, C::kNone},
-    {"SetPageUptodate", C::kPage, kLock, kUptodate, C::kNone},  // checks PG_locked
+    {"SetPageUptodate", C::kPage, kLock, kUptodate,
+     C::kNone},  // checks PG_locked
     {"ClearPageUptodate", C::kPage, 0, kUptodate, C::kNone},
     {"PageError", C::kPage, kError, 0, C::kNone},
     {"SetPageError", C::kPage, 0, kError, C::kNone},
@@ -89,7 +90,8 @@ constexpr Entry kTable[] = {
     {"PageDirty", C::kPage, kOther, 0, C::kNone},
     {"get_page", C::kPage, 0, 0, C::kNone, kGet},
     {"page_count", C::kPage, 0, 0, C::kNone, kRead},
-    {"put_page", C::kPage, 0, 0, C::kNone, kPut},  // the last one is wide; pfns are never reused
+    {"put_page", C::kPage, 0, 0, C::kNone,
+     kPut},  // the last one is wide; pfns are never reused
     // A no-op on x86 (the model only checks the page, as every op does).
     {"flush_dcache_page", C::kNone, 0, 0, C::kNone},
     {"alloc_page", C::kNone, 0, 0, C::kPageAlloc},
@@ -110,7 +112,8 @@ constexpr Entry kTable[] = {
     {"clear_buffer_uptodate", C::kBuffer, 0, kUptodate, C::kNone},
     {"buffer_req", C::kBuffer, kOther, 0, C::kNone},
     {"buffer_mapped", C::kBuffer, kOther, 0, C::kNone},
-    {"submit_bh", C::kBuffer, 0, kAll, C::kSpawn},  // checks, sets BH_Req, sends a bio
+    {"submit_bh", C::kBuffer, 0, kAll,
+     C::kSpawn},  // checks, sets BH_Req, sends a bio
     // Bios by id; submitting one makes the device spawn its completion.
     {"bio_add_page", C::kBio, 0, kAll, C::kNone},
     {"bio_endio", C::kBio, 0, kAll, C::kNone},
@@ -148,8 +151,10 @@ constexpr Entry kTable[] = {
 
 // Pages and buffer_heads have reference counts; identity 0 of a slab cache
 // or a work item stands for all of them.
-void Add(StepFootprint* f, Class c, uint64_t identity, uint8_t fields = StepFootprint::kAllFields,
-         uint8_t w = StepFootprint::kAllFields, uint8_t r = StepFootprint::kRefRead) {
+void Add(StepFootprint* f, Class c, uint64_t identity,
+         uint8_t fields = StepFootprint::kAllFields,
+         uint8_t w = StepFootprint::kAllFields,
+         uint8_t r = StepFootprint::kRefRead) {
   f->Add(c, identity, fields, w, r, c == C::kPage || c == C::kBuffer,
          c == C::kSlab || c == C::kWork);
 }
@@ -168,20 +173,25 @@ const Entry* Lookup(const char* op) {
 
 }  // namespace
 
-StepFootprint FootprintOf(const StepInfo& step, bool irq_starts_commute, bool slab_reuses) {
+StepFootprint FootprintOf(const StepInfo& step, bool irq_starts_commute,
+                          bool slab_reuses) {
   StepFootprint f;
   const Entry* e = step.op ? Lookup(step.op) : nullptr;
   if (e == nullptr || step.wide) {
     f.all = true;
     return f;
   }
-  if (e->by_arg != C::kSlab || slab_reuses) Add(&f, e->by_arg, step.arg, e->reads, e->writes, e->ref);
-  if (e->global_read) Add(&f, e->global, 0, StepFootprint::kAllFields, 0);
-  else Add(&f, e->global, 0);
+  if (e->by_arg != C::kSlab || slab_reuses)
+    Add(&f, e->by_arg, step.arg, e->reads, e->writes, e->ref);
+  if (e->global_read)
+    Add(&f, e->global, 0, StepFootprint::kAllFields, 0);
+  else
+    Add(&f, e->global, 0);
   if (!irq_starts_commute && e->op == std::string_view("start") &&
       step.context == TaskContext::kInterrupt)
     Add(&f, C::kStart, 0);
-  if (step.finished && step.context == TaskContext::kWorkqueue) Add(&f, C::kWork, 0);
+  if (step.finished && step.context == TaskContext::kWorkqueue)
+    Add(&f, C::kWork, 0);
   f.AddWaits(step);
   return f;
 }

@@ -5,17 +5,18 @@
 #include "model/kernel/completion.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
-#include "model/kernel/quiescence.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
+#include "model/kernel/quiescence.h"
 
 namespace squashlab {
 namespace {
 
 [[noreturn]] void BioBug(bio* b, const char* fn, const char* what) {
-  Kernel::Current().Bug(ReportKind::kBufferBug, std::string("kernel BUG in ") + fn + ": " + what,
-                        std::string("kernel BUG at block/bio.c! ") + fn + ": " + what +
-                            " (bio " + std::to_string(b->id) + ")");
+  Kernel::Current().Bug(ReportKind::kBufferBug,
+                        std::string("kernel BUG in ") + fn + ": " + what,
+                        std::string("kernel BUG at block/bio.c! ") + fn + ": " +
+                            what + " (bio " + std::to_string(b->id) + ")");
 }
 
 void CheckBio(bio* b, const char* fn) {
@@ -23,9 +24,10 @@ void CheckBio(bio* b, const char* fn) {
   k.CheckPtr(b, fn);
   k.Point(fn, b->id);
   if (b->freed) {
-    k.Bug(ReportKind::kUseAfterFree, std::string("BUG: KASAN: use-after-free in ") + fn,
-          std::string("BUG: KASAN: use-after-free in ") + fn + ": bio " + std::to_string(b->id) +
-              " was freed by bio_put");
+    k.Bug(ReportKind::kUseAfterFree,
+          std::string("BUG: KASAN: use-after-free in ") + fn,
+          std::string("BUG: KASAN: use-after-free in ") + fn + ": bio " +
+              std::to_string(b->id) + " was freed by bio_put");
   }
 }
 
@@ -85,10 +87,13 @@ int submit_bio_wait(int rw, bio* b) {
 
 void bio_endio(bio* b, int error) {
   CheckBio(b, "bio_endio");
-  if (!b->in_flight) BioBug(b, "bio_endio", "completion of a bio not in flight");
+  if (!b->in_flight)
+    BioBug(b, "bio_endio", "completion of a bio not in flight");
   b->in_flight = false;
-  if (error) b->bi_flags &= ~(1UL << BIO_UPTODATE);
-  else b->bi_flags |= 1UL << BIO_UPTODATE;
+  if (error)
+    b->bi_flags &= ~(1UL << BIO_UPTODATE);
+  else
+    b->bi_flags |= 1UL << BIO_UPTODATE;
   b->bi_end_io(b, error);
 }
 
@@ -116,6 +121,7 @@ void CheckBiosAtQuiescence(Kernel& k) {
                       "bio " + std::to_string(b->id) + " never bio_put");
   }
 }
-const QuiescenceCheckRegistration kBiosAtQuiescence(30, "bios", CheckBiosAtQuiescence);
+const QuiescenceCheckRegistration kBiosAtQuiescence(30, "bios",
+                                                    CheckBiosAtQuiescence);
 
 }  // namespace squashlab

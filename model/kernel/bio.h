@@ -19,14 +19,14 @@ struct bio;
 
 inline constexpr int READ = 0;
 inline constexpr int WRITE = 1;
-inline constexpr int READA = 2;   // read-ahead: a driver may drop it
+inline constexpr int READA = 2;  // read-ahead: a driver may drop it
 inline constexpr int BIO_UPTODATE = 0;
 
 using bio_end_io_t = void(bio*, int error);
 
 struct bio_vec {
-  page* bv_page = nullptr;   // the target page, or
-  char* bv_buf = nullptr;    // a raw buffer (a buffer_head's b_data)
+  page* bv_page = nullptr;  // the target page, or
+  char* bv_buf = nullptr;   // a raw buffer (a buffer_head's b_data)
   unsigned bv_len = 0;
   unsigned bv_offset = 0;
 };
@@ -43,7 +43,7 @@ struct bio {
   bio_end_io_t* bi_end_io = nullptr;
   void* bi_private = nullptr;
   std::atomic<int> bi_cnt{1};
-  bool in_flight = false;   // submitted and not yet completed
+  bool in_flight = false;  // submitted and not yet completed
   bool freed = false;
 };
 

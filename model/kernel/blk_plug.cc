@@ -30,14 +30,16 @@ void SubmitPlugged(std::vector<bio*> bios) {
   while (i < bios.size()) {
     BlockDriver* driver = bios[i]->bi_bdev->driver;
     std::vector<bio*> batch;
-    while (i < bios.size() && bios[i]->bi_bdev->driver == driver) batch.push_back(bios[i++]);
+    while (i < bios.size() && bios[i]->bi_bdev->driver == driver)
+      batch.push_back(bios[i++]);
     driver->submit_batch(batch);
   }
 }
 
 // Forgets `plug` as its owner's current plug. REQUIRES: PlugMu() held.
 void UnregisterLocked(blk_plug* plug) {
-  if (plug->owner != nullptr && plug->owner->plug == plug) plug->owner->plug = nullptr;
+  if (plug->owner != nullptr && plug->owner->plug == plug)
+    plug->owner->plug = nullptr;
 }
 
 }  // namespace

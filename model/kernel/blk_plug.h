@@ -26,7 +26,7 @@ struct blk_plug {
 
   std::vector<bio*> list;  // plugged bios, in submission order
   Task* owner = nullptr;
-  bool active = false;     // registered as its owner's plug
+  bool active = false;  // registered as its owner's plug
 };
 
 // Makes `plug` the current task's plug. A nested call (the task already has

@@ -6,15 +6,17 @@
 #include <mutex>
 
 #include "model/kernel/kernel.h"
-#include "model/kernel/quiescence.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/quiescence.h"
 
 namespace squashlab {
 namespace {
 
 constexpr unsigned long Bit(int b) { return 1UL << b; }
 
-bool Test(const buffer_head* bh, int b) { return bh->b_state.load(std::memory_order_acquire) & Bit(b); }
+bool Test(const buffer_head* bh, int b) {
+  return bh->b_state.load(std::memory_order_acquire) & Bit(b);
+}
 
 buffer_head* Enter(buffer_head* bh, const char* fn) {
   Kernel& k = Kernel::Current();
@@ -24,22 +26,25 @@ buffer_head* Enter(buffer_head* bh, const char* fn) {
 }
 
 [[noreturn]] void BufferBug(buffer_head* bh, const char* fn, const char* what) {
-  Kernel::Current().Bug(ReportKind::kBufferBug, std::string("kernel BUG in ") + fn + ": " + what,
-                        std::string("kernel BUG at fs/buffer.c! ") + fn + ": " + what + "\n" +
-                            dump_buffer(bh));
+  Kernel::Current().Bug(ReportKind::kBufferBug,
+                        std::string("kernel BUG in ") + fn + ": " + what,
+                        std::string("kernel BUG at fs/buffer.c! ") + fn + ": " +
+                            what + "\n" + dump_buffer(bh));
 }
 
 // __brelse's WARN: printed with a backtrace, the count left alone, and the
 // kernel (and the run) goes on.
 void FreeFreeBuffer(buffer_head* bh, const char* fn) {
-  Kernel::Current().Warn(ReportKind::kBrelseFreeBuffer, "VFS: brelse: Trying to free free buffer",
-                         std::string("WARNING: at fs/buffer.c:1204 ") + fn +
-                             "()\nVFS: brelse: Trying to free free buffer\n" + dump_buffer(bh));
+  Kernel::Current().Warn(
+      ReportKind::kBrelseFreeBuffer, "VFS: brelse: Trying to free free buffer",
+      std::string("WARNING: at fs/buffer.c:1204 ") + fn +
+          "()\nVFS: brelse: Trying to free free buffer\n" + dump_buffer(bh));
 }
 
 void end_bio_bh_io_sync(bio* b, int error) {
   auto* bh = static_cast<buffer_head*>(b->bi_private);
-  if (!bh->in_io) BufferBug(bh, "end_bio_bh_io_sync", "end_io on a buffer not under I/O");
+  if (!bh->in_io)
+    BufferBug(bh, "end_bio_bh_io_sync", "end_io on a buffer not under I/O");
   bh->in_io = false;
   bh->b_end_io(bh, error == 0);
   bio_put(b);
@@ -49,9 +54,11 @@ void end_bio_bh_io_sync(bio* b, int error) {
 
 std::string dump_buffer(const buffer_head* bh) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "buffer_head: blocknr:%llu size:%zu count:%d state:0x%lx%s",
-                static_cast<unsigned long long>(bh->b_blocknr), bh->b_size, bh->b_count.load(),
-                bh->b_state.load(), bh->in_io ? " (under I/O)" : "");
+  std::snprintf(buf, sizeof buf,
+                "buffer_head: blocknr:%llu size:%zu count:%d state:0x%lx%s",
+                static_cast<unsigned long long>(bh->b_blocknr), bh->b_size,
+                bh->b_count.load(), bh->b_state.load(),
+                bh->in_io ? " (under I/O)" : "");
   return buf;
 }
 
@@ -114,15 +121,18 @@ void lock_buffer(buffer_head* bh) {
   k.CheckPtr(bh, "lock_buffer");
   k.MightSleep("lock_buffer");
   k.Point("lock_buffer", bh->b_blocknr);
-  while (bh->b_state.fetch_or(Bit(BH_Lock), std::memory_order_acquire) & Bit(BH_Lock)) {
-    k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
-            "lock_buffer", bh->b_blocknr);
+  while (bh->b_state.fetch_or(Bit(BH_Lock), std::memory_order_acquire) &
+         Bit(BH_Lock)) {
+    k.Sleep(
+        KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr),
+        [bh] { return !Test(bh, BH_Lock); }, "lock_buffer", bh->b_blocknr);
   }
 }
 
 int trylock_buffer(buffer_head* bh) {
   Enter(bh, "trylock_buffer");
-  return !(bh->b_state.fetch_or(Bit(BH_Lock), std::memory_order_acquire) & Bit(BH_Lock));
+  return !(bh->b_state.fetch_or(Bit(BH_Lock), std::memory_order_acquire) &
+           Bit(BH_Lock));
 }
 
 void unlock_buffer(buffer_head* bh) {
@@ -138,11 +148,14 @@ void wait_on_buffer(buffer_head* bh) {
   k.CheckPtr(bh, "wait_on_buffer");
   k.MightSleep("wait_on_buffer");
   k.Point("wait_on_buffer", bh->b_blocknr);
-  k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr), [bh] { return !Test(bh, BH_Lock); },
-          "wait_on_buffer", bh->b_blocknr);
+  k.Sleep(
+      KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr),
+      [bh] { return !Test(bh, BH_Lock); }, "wait_on_buffer", bh->b_blocknr);
 }
 
-int buffer_uptodate(buffer_head* bh) { return Test(Enter(bh, "buffer_uptodate"), BH_Uptodate); }
+int buffer_uptodate(buffer_head* bh) {
+  return Test(Enter(bh, "buffer_uptodate"), BH_Uptodate);
+}
 void set_buffer_uptodate(buffer_head* bh) {
   Enter(bh, "set_buffer_uptodate")->b_state.fetch_or(Bit(BH_Uptodate));
 }
@@ -150,21 +163,29 @@ void clear_buffer_uptodate(buffer_head* bh) {
   Enter(bh, "clear_buffer_uptodate")->b_state.fetch_and(~Bit(BH_Uptodate));
 }
 int buffer_locked(const buffer_head* bh) { return Test(bh, BH_Lock); }
-int buffer_req(buffer_head* bh) { return Test(Enter(bh, "buffer_req"), BH_Req); }
-int buffer_mapped(buffer_head* bh) { return Test(Enter(bh, "buffer_mapped"), BH_Mapped); }
+int buffer_req(buffer_head* bh) {
+  return Test(Enter(bh, "buffer_req"), BH_Req);
+}
+int buffer_mapped(buffer_head* bh) {
+  return Test(Enter(bh, "buffer_mapped"), BH_Mapped);
+}
 
 int submit_bh(int rw, buffer_head* bh) {
   Enter(bh, "submit_bh");
-  if (!Test(bh, BH_Lock)) BufferBug(bh, "submit_bh", "BUG_ON(!buffer_locked(bh))");
-  if (!Test(bh, BH_Mapped)) BufferBug(bh, "submit_bh", "BUG_ON(!buffer_mapped(bh))");
-  if (bh->b_end_io == nullptr) BufferBug(bh, "submit_bh", "BUG_ON(!bh->b_end_io)");
+  if (!Test(bh, BH_Lock))
+    BufferBug(bh, "submit_bh", "BUG_ON(!buffer_locked(bh))");
+  if (!Test(bh, BH_Mapped))
+    BufferBug(bh, "submit_bh", "BUG_ON(!buffer_mapped(bh))");
+  if (bh->b_end_io == nullptr)
+    BufferBug(bh, "submit_bh", "BUG_ON(!bh->b_end_io)");
   if (bh->in_io) BufferBug(bh, "submit_bh", "buffer already under I/O");
   bh->b_state.fetch_or(Bit(BH_Req));
   bh->in_io = true;
   bio* b = bio_alloc(GFP_NOFS, 1);
   b->bi_sector = bh->b_blocknr * (bh->b_size >> 9);
   b->bi_bdev = bh->b_bdev;
-  b->bi_io_vec.push_back(bio_vec{nullptr, bh->b_data, static_cast<unsigned>(bh->b_size), 0});
+  b->bi_io_vec.push_back(
+      bio_vec{nullptr, bh->b_data, static_cast<unsigned>(bh->b_size), 0});
   b->bi_size = static_cast<unsigned>(bh->b_size);
   b->bi_end_io = end_bio_bh_io_sync;
   b->bi_private = bh;
@@ -187,8 +208,10 @@ void ll_rw_block(int rw, int nr, buffer_head* bhs[]) {
 }
 
 void end_buffer_read_sync(buffer_head* bh, int uptodate) {
-  if (uptodate) set_buffer_uptodate(bh);
-  else clear_buffer_uptodate(bh);
+  if (uptodate)
+    set_buffer_uptodate(bh);
+  else
+    clear_buffer_uptodate(bh);
   unlock_buffer(bh);
   put_bh(bh);
 }
@@ -197,14 +220,15 @@ void end_buffer_read_sync(buffer_head* bh, int uptodate) {
 void CheckBufferHeadsAtQuiescence(Kernel& k) {
   for (auto& b : KernelInternal::BufferHeads(k)) {
     if (b->b_count.load() != 0)
-      return k.Record(ReportKind::kLeak, "buffer_head reference leak at quiescence",
+      return k.Record(ReportKind::kLeak,
+                      "buffer_head reference leak at quiescence",
                       dump_buffer(b.get()));
     if (buffer_locked(b.get()))
-      return k.Record(ReportKind::kQuiescence, "buffer left locked at quiescence",
-                      dump_buffer(b.get()));
+      return k.Record(ReportKind::kQuiescence,
+                      "buffer left locked at quiescence", dump_buffer(b.get()));
   }
 }
-const QuiescenceCheckRegistration kBufferHeadsAtQuiescence(20, "buffer_heads",
-                                                            CheckBufferHeadsAtQuiescence);
+const QuiescenceCheckRegistration kBufferHeadsAtQuiescence(
+    20, "buffer_heads", CheckBufferHeadsAtQuiescence);
 
 }  // namespace squashlab

@@ -33,12 +33,12 @@ struct buffer_head {
   page* b_page = nullptr;
   sector_t b_blocknr = 0;
   size_t b_size = 0;
-  char* b_data = nullptr;           // b_size bytes
+  char* b_data = nullptr;  // b_size bytes
   block_device* b_bdev = nullptr;
   bh_end_io_t* b_end_io = nullptr;  // plain fields, as in the kernel:
   void* b_private = nullptr;        // races on them are the variant's
   std::atomic<int> b_count{0};
-  bool in_io = false;               // submitted, completion not yet run
+  bool in_io = false;  // submitted, completion not yet run
 };
 
 std::string dump_buffer(const buffer_head* bh);
@@ -57,10 +57,10 @@ void put_bh(buffer_head* bh);
 void brelse(buffer_head* bh);
 void __brelse(buffer_head* bh);
 
-void lock_buffer(buffer_head* bh);      // may sleep
+void lock_buffer(buffer_head* bh);  // may sleep
 int trylock_buffer(buffer_head* bh);
-void unlock_buffer(buffer_head* bh);    // reports if not locked
-void wait_on_buffer(buffer_head* bh);   // may sleep
+void unlock_buffer(buffer_head* bh);   // reports if not locked
+void wait_on_buffer(buffer_head* bh);  // may sleep
 
 int buffer_uptodate(buffer_head* bh);
 void set_buffer_uptodate(buffer_head* bh);

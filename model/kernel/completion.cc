@@ -33,7 +33,8 @@ void wait_for_completion(completion* c) {
   for (;;) {
     unsigned d = c->done.load();
     if (d > 0 && c->done.compare_exchange_strong(d, d - 1)) return;
-    k.Sleep(c->wait, [c] { return c->done.load() > 0; }, "wait_for_completion", 0);
+    k.Sleep(
+        c->wait, [c] { return c->done.load() > 0; }, "wait_for_completion", 0);
   }
 }
 

@@ -17,7 +17,8 @@ address_space* new_address_space(std::string name) {
   m->name = std::move(name);
   std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
   KernelInternal::Mappings(k).push_back(m);
-  m->debug_addr = 0xffff880000000000UL + 0x1000UL * KernelInternal::Mappings(k).size();
+  m->debug_addr =
+      0xffff880000000000UL + 0x1000UL * KernelInternal::Mappings(k).size();
   return m;
 }
 
@@ -40,10 +41,12 @@ page* find_get_page(address_space* mapping, pgoff_t index) {
     // the tree (a "Bad page state" page): find_get_page retries forever.
     Task* t = k.current_task();
     k.Bug(ReportKind::kStepLimit, "BUG: soft lockup in find_get_page",
-          "BUG: soft lockup - CPU#" + std::to_string(t ? t->cpu : 0) + " stuck for 22s! [" +
-              (t ? t->Comm() : std::string("swapper")) +
-              "]\nIP: find_get_page: page_cache_get_speculative() fails forever on\n" +
-              dump_page(it->second) + "\n(a page freed while still in the page cache)");
+          "BUG: soft lockup - CPU#" + std::to_string(t ? t->cpu : 0) +
+              " stuck for 22s! [" + (t ? t->Comm() : std::string("swapper")) +
+              "]\nIP: find_get_page: page_cache_get_speculative() fails "
+              "forever on\n" +
+              dump_page(it->second) +
+              "\n(a page freed while still in the page cache)");
   }
   // A reference on a page the lookup names only by its index: the
   // partial-order reduction cannot tell which page, so it is wide.
@@ -57,7 +60,8 @@ page* find_lock_page(address_space* mapping, pgoff_t index) {
     page* p = find_get_page(mapping, index);
     if (p == nullptr) return nullptr;
     lock_page(p);
-    if (p->mapping == mapping) return p;  // not truncated or reclaimed meanwhile
+    if (p->mapping == mapping)
+      return p;  // not truncated or reclaimed meanwhile
     unlock_page(p);
     put_page(p);
   }
@@ -78,16 +82,19 @@ page* grab_cache_page_nowait(address_space* mapping, pgoff_t index) {
   return p;
 }
 
-int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index, gfp_t) {
+int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index,
+                          gfp_t) {
   Kernel& k = Kernel::Current();
   CheckPage(p, "add_to_page_cache_lru");
   k.CheckPtr(mapping, "add_to_page_cache_lru");
   k.Point("add_to_page_cache_lru", index);
   k.Charge(CostKind::kPageCacheOp, 1);
   if (p->mapping != nullptr || (p->flags.load() & (1UL << PG_locked))) {
-    k.Bug(ReportKind::kPageBug, "kernel BUG in add_to_page_cache_lru: page busy",
-          dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(PageLocked(page) || "
-                         "page->mapping)");
+    k.Bug(ReportKind::kPageBug,
+          "kernel BUG in add_to_page_cache_lru: page busy",
+          dump_page(p) +
+              "\npage dumped because: VM_BUG_ON_PAGE(PageLocked(page) || "
+              "page->mapping)");
   }
   std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
   if (mapping->page_tree.count(index)) return -EEXIST;
@@ -105,8 +112,11 @@ void delete_from_page_cache(page* p) {
   CheckPage(p, "delete_from_page_cache");
   k.Point("delete_from_page_cache", p->pfn);
   if (!(p->flags.load() & (1UL << PG_locked))) {
-    k.Bug(ReportKind::kPageBug, "kernel BUG in delete_from_page_cache: VM_BUG_ON_PAGE(!PageLocked(page))",
-          dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(!PageLocked(page))");
+    k.Bug(ReportKind::kPageBug,
+          "kernel BUG in delete_from_page_cache: "
+          "VM_BUG_ON_PAGE(!PageLocked(page))",
+          dump_page(p) +
+              "\npage dumped because: VM_BUG_ON_PAGE(!PageLocked(page))");
   }
   {
     std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
@@ -137,7 +147,8 @@ static bool TryEvict(address_space* mapping, pgoff_t index) {
   return evicted;
 }
 
-unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start, pgoff_t end) {
+unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start,
+                                       pgoff_t end) {
   Kernel& k = Kernel::Current();
   std::vector<pgoff_t> indexes;
   {

@@ -27,9 +27,9 @@ using pgoff_t = unsigned long;
 struct address_space {
   std::map<pgoff_t, page*> page_tree;  // guarded by the kernel's tree_lock
   unsigned long nrpages = 0;
-  unsigned long debug_addr = 0;        // what dump_page prints as mapping:
+  unsigned long debug_addr = 0;  // what dump_page prints as mapping:
   std::string name;
-  inode* host = nullptr;               // the file's inode
+  inode* host = nullptr;                            // the file's inode
   const address_space_operations* a_ops = nullptr;  // set by the file system
 };
 
@@ -48,12 +48,14 @@ page* find_lock_page(address_space* mapping, pgoff_t index);
 page* grab_cache_page_nowait(address_space* mapping, pgoff_t index);
 // Locks p and inserts it (the cache takes a reference, PG_lru is set).
 // -EEXIST when index is taken. REQUIRES: p not locked, not in a mapping.
-int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index, gfp_t gfp);
+int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index,
+                          gfp_t gfp);
 // REQUIRES: p locked. Removes it and drops the cache's reference.
 void delete_from_page_cache(page* p);
 // Memory pressure: evicts clean, unlocked, unreferenced pages of mapping in
 // [start, end]; returns how many went.
-unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start, pgoff_t end);
+unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start,
+                                       pgoff_t end);
 // Memory pressure over every mapping of the kernel, at most nr pages.
 unsigned long shrink_page_cache(unsigned long nr);
 

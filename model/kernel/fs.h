@@ -43,7 +43,8 @@ struct readahead_control {
 // MM), else ->readahead (5.8+), else ->readpage page by page.
 struct address_space_operations {
   int (*readpage)(file* filp, page* p) = nullptr;  // 6.x: read_folio
-  int (*readpages)(file* filp, address_space* mapping, std::vector<page*>* pages) = nullptr;
+  int (*readpages)(file* filp, address_space* mapping,
+                   std::vector<page*>* pages) = nullptr;
   void (*readahead)(readahead_control* rac) = nullptr;
 };
 

@@ -2,8 +2,6 @@
 // This file implements Kernel: reports, the pointer and context checks every
 // API call makes, the object registries, and the quiescence invariants.
 #include "model/kernel/kernel.h"
-#include "model/kernel/kernel_internal.h"
-#include "model/kernel/quiescence.h"
 
 #include <cstdio>
 
@@ -11,7 +9,9 @@
 #include "model/kernel/blk_plug.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
+#include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
+#include "model/kernel/quiescence.h"
 #include "model/kernel/workqueue.h"
 
 namespace squashlab {
@@ -47,8 +47,8 @@ std::string Kernel::TaskName() {
 
 namespace {
 
-Report NewReport(ReportKind kind, std::string title, std::string body, std::string task,
-                 long step, bool warning) {
+Report NewReport(ReportKind kind, std::string title, std::string body,
+                 std::string task, long step, bool warning) {
   Report r;
   r.kind = kind;
   r.title = std::move(title);
@@ -66,7 +66,8 @@ void Kernel::Record(ReportKind kind, std::string title, std::string body) {
   NoteWideEffect();
   if (fatal_) return;
   fatal_ = true;
-  reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
+  reports_.push_back(NewReport(kind, std::move(title), std::move(body),
+                               TaskName(),
                                exec_->Current() ? exec_->Steps() : -1, false));
 }
 
@@ -74,7 +75,8 @@ void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
   std::lock_guard<std::mutex> l(report_mu_);
   NoteWideEffect();
   if (fatal_ || reports_.size() >= kMaxReports) return;
-  reports_.push_back(NewReport(kind, std::move(title), std::move(body), TaskName(),
+  reports_.push_back(NewReport(kind, std::move(title), std::move(body),
+                               TaskName(),
                                exec_->Current() ? exec_->Steps() : -1, true));
 }
 
@@ -87,7 +89,8 @@ void Kernel::Bug(ReportKind kind, std::string title, std::string body) {
 void Kernel::DebugBug(ReportKind kind, std::string title, std::string body) {
   if (config_.debug) Bug(kind, std::move(title), std::move(body));
   Warn(kind, std::move(title),
-       std::move(body) + "\n(production kernel: no DEBUG_VM, the kernel goes on silently)");
+       std::move(body) +
+           "\n(production kernel: no DEBUG_VM, the kernel goes on silently)");
 }
 
 bool Kernel::reported() const {
@@ -114,59 +117,72 @@ void Kernel::MightSleep(const char* fn) {
   Task* t = exec_->Current();
   if (t == nullptr || !t->atomic()) return;
   char buf[160];
-  std::snprintf(buf, sizeof buf,
-                "BUG: scheduling while atomic: %s/%d/0x%08x\nin %s: in_atomic(): 1, "
-                "irqs_disabled(): %d, in_interrupt(): %d",
-                t->spec.name.c_str(), t->id, t->preempt_count, fn, t->irqs_disabled > 0,
-                t->in_interrupt());
+  std::snprintf(
+      buf, sizeof buf,
+      "BUG: scheduling while atomic: %s/%d/0x%08x\nin %s: in_atomic(): 1, "
+      "irqs_disabled(): %d, in_interrupt(): %d",
+      t->spec.name.c_str(), t->id, t->preempt_count, fn, t->irqs_disabled > 0,
+      t->in_interrupt());
   Bug(ReportKind::kSchedulingWhileAtomic, "BUG: scheduling while atomic", buf);
 }
 
-void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, const char* fn,
-                   uint64_t arg) {
+void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
+                   const char* fn, uint64_t arg) {
   if (cond()) return;
   Task* t = exec_->Current();
-  if (t == nullptr) Bug(ReportKind::kBadContext, "BUG: sleeping outside any task", fn);
+  if (t == nullptr)
+    Bug(ReportKind::kBadContext, "BUG: sleeping outside any task", fn);
   t->blocked_in = fn;
   t->blocked_arg = arg;
-  blk_flush_plug_current();  // schedule(): a sleeper's plugged bios go out first
+  blk_flush_plug_current();  // schedule(): a sleeper's plugged bios go out
+                             // first
   exec_->WaitEvent(wq, cond);
   t->blocked_in = "";
 }
 
 void Kernel::CheckPtr(const void* p, const char* fn) {
   uint64_t a = reinterpret_cast<uintptr_t>(p);
-  bool poison = (a >> 16) == (kPoisonFreePtr >> 16) || (a >> 16) == (kPoisonInusePtr >> 16);
+  bool poison = (a >> 16) == (kPoisonFreePtr >> 16) ||
+                (a >> 16) == (kPoisonInusePtr >> 16);
   bool kernel_half = (a >> 48) == 0xffff;
-  if (a >= 4096 && !poison && !kernel_half) return;  // the hot path: build no strings
+  if (a >= 4096 && !poison && !kernel_half)
+    return;  // the hot path: build no strings
   std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
   if (a < 4096) {
     Bug(ReportKind::kNullDereference,
-        "BUG: unable to handle kernel NULL pointer dereference in " + std::string(fn),
-        "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) + "\n" + at +
-            "\nOops: 0000 [#1] SMP");
+        "BUG: unable to handle kernel NULL pointer dereference in " +
+            std::string(fn),
+        "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) +
+            "\n" + at + "\nOops: 0000 [#1] SMP");
   }
   if (kernel_half) {
     Bug(ReportKind::kGeneralProtection,
         "BUG: unable to handle kernel paging request in " + std::string(fn),
-        "BUG: unable to handle kernel paging request at " + Hex16(a) + "\n" + at +
-            "\nOops: 0000 [#1] SMP\n(a slab freelist pointer read from a freed object)");
+        "BUG: unable to handle kernel paging request at " + Hex16(a) + "\n" +
+            at +
+            "\nOops: 0000 [#1] SMP\n(a slab freelist pointer read from a freed "
+            "object)");
   }
   if ((a >> 16) == (kPoisonFreePtr >> 16)) {
     Bug(ReportKind::kGeneralProtection,
         "general protection fault (POISON_FREE pointer) in " + std::string(fn),
-        "general protection fault: 0000 [#1] SMP\n" + at + "\naddress " + Hex16(a) +
-            " is POISON_FREE: a pointer read from freed memory");
+        "general protection fault: 0000 [#1] SMP\n" + at + "\naddress " +
+            Hex16(a) + " is POISON_FREE: a pointer read from freed memory");
   }
   if ((a >> 16) == (kPoisonInusePtr >> 16)) {
-    Bug(ReportKind::kUninitValue, "BUG: KMSAN: uninit-value in " + std::string(fn),
-        "BUG: KMSAN: uninit-value in " + std::string(fn) + "\naddress " + Hex16(a) +
-            " is POISON_INUSE: a never-initialised field of a kmalloc'd object");
+    Bug(ReportKind::kUninitValue,
+        "BUG: KMSAN: uninit-value in " + std::string(fn),
+        "BUG: KMSAN: uninit-value in " + std::string(fn) + "\naddress " +
+            Hex16(a) +
+            " is POISON_INUSE: a never-initialised field of a kmalloc'd "
+            "object");
   }
 }
 
 void Kernel::CheckField(const void* base, size_t offset, const char* fn) {
-  CheckPtr(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) + offset), fn);
+  CheckPtr(
+      reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) + offset),
+      fn);
 }
 
 page* Kernel::AllocPage() {
@@ -203,8 +219,9 @@ void Kernel::FreeBio(bio* b) {
 }
 
 void Kernel::StepLimitExceeded() {
-  Record(ReportKind::kStepLimit, "squashlab: run exceeded its step budget",
-         "more than " + std::to_string(config_.max_steps) + " steps (livelock?)");
+  Record(
+      ReportKind::kStepLimit, "squashlab: run exceeded its step budget",
+      "more than " + std::to_string(config_.max_steps) + " steps (livelock?)");
 }
 
 void Kernel::ReportHang(const std::vector<const Task*>& stuck) {
@@ -213,17 +230,22 @@ void Kernel::ReportHang(const std::vector<const Task*>& stuck) {
   for (const Task* t : stuck) {
     if (t->state != TaskState::kBlocked) continue;
     if (first == nullptr) first = t;
-    body += "INFO: task " + t->Comm() + " blocked for more than 120 seconds.\n" +
-            "      Not tainted 3.13.0-squashlab\n" + t->spec.name + "  D  in " + t->blocked_in +
-            "(" + std::to_string(t->blocked_arg) + ")\n";
+    body += "INFO: task " + t->Comm() +
+            " blocked for more than 120 seconds.\n" +
+            "      Not tainted 3.13.0-squashlab\n" + t->spec.name + "  D  in " +
+            t->blocked_in + "(" + std::to_string(t->blocked_arg) + ")\n";
   }
   if (first == nullptr && !stuck.empty()) {
     first = stuck.front();
-    body = "every remaining task waits for a CPU held by a non-preemptible section\n";
+    body =
+        "every remaining task waits for a CPU held by a non-preemptible "
+        "section\n";
   }
   if (first == nullptr) return;
-  Record(ReportKind::kHungTask,
-         "INFO: task " + first->spec.name + " blocked for more than 120 seconds.", body);
+  Record(
+      ReportKind::kHungTask,
+      "INFO: task " + first->spec.name + " blocked for more than 120 seconds.",
+      body);
 }
 
 namespace {
@@ -235,7 +257,8 @@ uint64_t Mix(uint64_t h, uint64_t v) {
 
 uint64_t MixBytes(uint64_t h, const char* p, size_t n) {
   uint64_t x = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (size_t i = 0; i < n; i++) x = (x ^ static_cast<unsigned char>(p[i])) * 0x100000001b3ULL;
+  for (size_t i = 0; i < n; i++)
+    x = (x ^ static_cast<unsigned char>(p[i])) * 0x100000001b3ULL;
   return Mix(h, x);
 }
 
@@ -258,16 +281,20 @@ uint64_t Kernel::StateFingerprint() const {
   }
   std::map<uint64_t, uint64_t> bhs;  // by block: creation order may differ
   for (const auto& b : bhs_) {
-    uint64_t x = Mix(Mix(b->b_state.load(), static_cast<uint64_t>(b->b_count.load())), b->in_io);
+    uint64_t x =
+        Mix(Mix(b->b_state.load(), static_cast<uint64_t>(b->b_count.load())),
+            b->in_io);
     if (b->b_data != nullptr) x = MixBytes(x, b->b_data, b->b_size);
     bhs[b->b_blocknr] = x;
   }
   for (const auto& [block, x] : bhs) h = Mix(Mix(h, block), x);
   std::map<size_t, long> live;
   for (const auto& [addr, obj] : heap_.Live()) live[obj.size]++;
-  for (const auto& [size, n] : live) h = Mix(Mix(h, size), static_cast<uint64_t>(n));
+  for (const auto& [size, n] : live)
+    h = Mix(Mix(h, size), static_cast<uint64_t>(n));
   std::lock_guard<std::mutex> l(report_mu_);
-  for (const Report& r : reports_) h = MixBytes(h, r.title.data(), r.title.size());
+  for (const Report& r : reports_)
+    h = MixBytes(h, r.title.data(), r.title.size());
   return h;
 }
 
@@ -280,10 +307,11 @@ void Kernel::CheckQuiescence() {
 }
 
 void model_bug_at(const char* file, int line, const char* cond) {
-  Kernel::Current().Bug(ReportKind::kAssertion,
-                        std::string("kernel BUG at ") + file + ":" + std::to_string(line) + "!",
-                        std::string("kernel BUG at ") + file + ":" + std::to_string(line) +
-                            "!\ninvalid opcode: 0000 [#1] SMP\nBUG_ON(" + cond + ")");
+  Kernel::Current().Bug(
+      ReportKind::kAssertion,
+      std::string("kernel BUG at ") + file + ":" + std::to_string(line) + "!",
+      std::string("kernel BUG at ") + file + ":" + std::to_string(line) +
+          "!\ninvalid opcode: 0000 [#1] SMP\nBUG_ON(" + cond + ")");
 }
 
 void model_point(const char* what) { Kernel::Current().Point(what, 0); }

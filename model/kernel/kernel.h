@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "model/sched/executor.h"
-#include "model/sched/run_hooks.h"
 #include "model/base/report.h"
 #include "model/kernel/slab.h"
 #include "model/kernel/wait_queue.h"
+#include "model/sched/executor.h"
+#include "model/sched/run_hooks.h"
 
 namespace squashlab {
 
@@ -47,8 +47,8 @@ struct KernelConfig {
 // Where a work item is: queued (pending, not started) or running.
 struct WorkState {
   bool queued = false;
-  int running = 0;       // workers executing it now
-  int runner_id = -1;    // the task running it (self-free is legal)
+  int running = 0;     // workers executing it now
+  int runner_id = -1;  // the task running it (self-free is legal)
 };
 
 class Kernel : public RunHooks {
@@ -101,8 +101,8 @@ class Kernel : public RunHooks {
   void MightSleep(const char* fn);
   // Sleeps on wq until cond() (the caller made the scheduling point and the
   // might-sleep check); `fn`/`arg` name the wait in hung-task reports.
-  void Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond, const char* fn,
-             uint64_t arg);
+  void Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
+             const char* fn, uint64_t arg);
   void Wake(wait_queue_head_t& wq) { exec_->WakeUp(wq); }
   // NULL / poison / freed-object checks on a pointer passed to `fn`.
   // A kernel-half address (ffff8800...: a freelist pointer read from a
@@ -123,7 +123,9 @@ class Kernel : public RunHooks {
   }
   // Runs at quiescence, before the generic checks (the scenario's oracle,
   // and its release of setup references).
-  void AtQuiescence(std::function<void()> fn) { at_quiescence_.push_back(std::move(fn)); }
+  void AtQuiescence(std::function<void()> fn) {
+    at_quiescence_.push_back(std::move(fn));
+  }
   // Records "INFO: task ... blocked for more than 120 seconds." for the
   // tasks that can never run again (executors call it on a hang).
   void ReportHang(const std::vector<const Task*>& stuck);
@@ -142,7 +144,9 @@ class Kernel : public RunHooks {
   long MaxSteps() const override { return config_.max_steps; }
   bool Fatal() const override { return fatal(); }
   void StepLimitExceeded() override;
-  void Hang(const std::vector<const Task*>& stuck) override { ReportHang(stuck); }
+  void Hang(const std::vector<const Task*>& stuck) override {
+    ReportHang(stuck);
+  }
   void EnterThread() override { SetCurrent(this); }
   uint64_t ObjectIdsIssued() const override { return next_object_.load(); }
   uint64_t WideEffects() const override { return wide_effects_.load(); }
@@ -163,7 +167,8 @@ class Kernel : public RunHooks {
   page* AllocPage();
   const std::vector<std::unique_ptr<page>>& pages() const { return pages_; }
   std::vector<address_space*>& mappings() { return mappings_; }
-  std::map<std::pair<const block_device*, uint64_t>, buffer_head*>& buffer_cache() {
+  std::map<std::pair<const block_device*, uint64_t>, buffer_head*>&
+  buffer_cache() {
     return bh_cache_;
   }
   buffer_head* AllocBufferHead(size_t size);
@@ -178,7 +183,6 @@ class Kernel : public RunHooks {
   // to the allocator (free_pages_check reads every flag). The partial-order
   // reduction treats a step that had one as touching everything.
   void NoteWideEffect() { wide_effects_.fetch_add(1); }
-
 
   std::string TaskName();
   long Step();
@@ -210,7 +214,9 @@ class Kernel : public RunHooks {
 // Makes `k` the current kernel of this thread for the scope's lifetime.
 class KernelScope {
  public:
-  explicit KernelScope(Kernel* k) : saved_(Kernel::CurrentOrNull()) { Kernel::SetCurrent(k); }
+  explicit KernelScope(Kernel* k) : saved_(Kernel::CurrentOrNull()) {
+    Kernel::SetCurrent(k);
+  }
   ~KernelScope() { Kernel::SetCurrent(saved_); }
 
  private:
@@ -220,9 +226,9 @@ class KernelScope {
 // BUG_ON / WARN_ON for model, variant and scenario code: a failed condition
 // is reported as the kernel does ("kernel BUG at file:line!").
 void model_bug_at(const char* file, int line, const char* cond);
-#define BUG_ON(cond)                                                    \
-  do {                                                                  \
-    if (cond) ::squashlab::model_bug_at(__FILE__, __LINE__, #cond);     \
+#define BUG_ON(cond)                                                \
+  do {                                                              \
+    if (cond) ::squashlab::model_bug_at(__FILE__, __LINE__, #cond); \
   } while (0)
 #define BUG() ::squashlab::model_bug_at(__FILE__, __LINE__, "BUG()")
 

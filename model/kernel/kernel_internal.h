@@ -23,27 +23,40 @@ struct KernelInternal {
   // kmalloc heap), their lock, id counters and per-object wait queues.
   static std::mutex& TreeLock(Kernel& k) { return k.tree_lock(); }
   static Heap& Heap_(Kernel& k) { return k.heap(); }
-  static const std::vector<std::unique_ptr<page>>& Pages(const Kernel& k) { return k.pages(); }
-  static std::vector<address_space*>& Mappings(Kernel& k) { return k.mappings(); }
-  static std::map<std::pair<const block_device*, uint64_t>, buffer_head*>& BufferCache(Kernel& k) {
+  static const std::vector<std::unique_ptr<page>>& Pages(const Kernel& k) {
+    return k.pages();
+  }
+  static std::vector<address_space*>& Mappings(Kernel& k) {
+    return k.mappings();
+  }
+  static std::map<std::pair<const block_device*, uint64_t>, buffer_head*>&
+  BufferCache(Kernel& k) {
     return k.buffer_cache();
   }
-  static std::map<const work_struct*, WorkState>& Works(Kernel& k) { return k.works(); }
+  static std::map<const work_struct*, WorkState>& Works(Kernel& k) {
+    return k.works();
+  }
   static page* AllocPage(Kernel& k) { return k.AllocPage(); }
-  static buffer_head* AllocBufferHead(Kernel& k, size_t size) { return k.AllocBufferHead(size); }
+  static buffer_head* AllocBufferHead(Kernel& k, size_t size) {
+    return k.AllocBufferHead(size);
+  }
   static bio* AllocBio(Kernel& k) { return k.AllocBio(); }
   static void FreeBio(Kernel& k, bio* b) { k.FreeBio(b); }
   static int NextWorkerId(Kernel& k) { return k.NextWorkerId(); }
   static uint64_t NextObjectId(Kernel& k) { return k.NextObjectId(); }
-  static wait_queue_head_t& Waitqueue(Kernel& k, Kernel::WaitOn kind, uint64_t id) {
+  static wait_queue_head_t& Waitqueue(Kernel& k, Kernel::WaitOn kind,
+                                      uint64_t id) {
     return k.Waitqueue(kind, id);
   }
   static void NoteWideEffect(Kernel& k) { k.NoteWideEffect(); }
   // What the facilities' quiescence checks walk.
-  static const std::vector<std::unique_ptr<buffer_head>>& BufferHeads(const Kernel& k) {
+  static const std::vector<std::unique_ptr<buffer_head>>& BufferHeads(
+      const Kernel& k) {
     return k.bhs_;
   }
-  static const std::vector<std::unique_ptr<bio>>& Bios(const Kernel& k) { return k.bios_; }
+  static const std::vector<std::unique_ptr<bio>>& Bios(const Kernel& k) {
+    return k.bios_;
+  }
 };
 
 }  // namespace squashlab

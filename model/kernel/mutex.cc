@@ -28,8 +28,11 @@ void mutex_lock(mutex* m) {
   int me = Tid(k);
   for (;;) {
     int expected = -1;
-    if (m->owner.compare_exchange_strong(expected, me, std::memory_order_acquire)) return;
-    k.Sleep(m->wait, [m] { return m->owner.load() == -1; }, "mutex_lock", m->id);
+    if (m->owner.compare_exchange_strong(expected, me,
+                                         std::memory_order_acquire))
+      return;
+    k.Sleep(
+        m->wait, [m] { return m->owner.load() == -1; }, "mutex_lock", m->id);
   }
 }
 
@@ -38,7 +41,8 @@ int mutex_trylock(mutex* m) {
   k.CheckPtr(m, "mutex_trylock");
   k.Point("mutex_trylock", m->id);
   int expected = -1;
-  return m->owner.compare_exchange_strong(expected, Tid(k), std::memory_order_acquire);
+  return m->owner.compare_exchange_strong(expected, Tid(k),
+                                          std::memory_order_acquire);
 }
 
 void mutex_unlock(mutex* m) {
@@ -46,9 +50,12 @@ void mutex_unlock(mutex* m) {
   k.CheckPtr(m, "mutex_unlock");
   k.Point("mutex_unlock", m->id);
   if (m->owner.load() != Tid(k)) {
-    k.Bug(ReportKind::kBadContext, "DEBUG_LOCKS_WARN_ON(__owner_task(owner) != current)",
-          "WARNING: at kernel/locking/mutex-debug.c mutex_unlock: the task does not own "
-          "the mutex (owner " + std::to_string(m->owner.load()) + ")");
+    k.Bug(ReportKind::kBadContext,
+          "DEBUG_LOCKS_WARN_ON(__owner_task(owner) != current)",
+          "WARNING: at kernel/locking/mutex-debug.c mutex_unlock: the task "
+          "does not own "
+          "the mutex (owner " +
+              std::to_string(m->owner.load()) + ")");
   }
   m->owner.store(-1, std::memory_order_release);
   k.Wake(m->wait);
@@ -65,8 +72,11 @@ void spin_lock(spinlock_t* l) {
   int me = Tid(k);
   for (;;) {
     int expected = -1;
-    if (l->owner.compare_exchange_strong(expected, me, std::memory_order_acquire)) return;
-    k.Sleep(l->wait, [l] { return l->owner.load() == -1; }, "spin_lock", 0);
+    if (l->owner.compare_exchange_strong(expected, me,
+                                         std::memory_order_acquire))
+      return;
+    k.Sleep(
+        l->wait, [l] { return l->owner.load() == -1; }, "spin_lock", 0);
   }
 }
 

@@ -15,7 +15,7 @@ namespace squashlab {
 struct mutex {
   std::atomic<int> owner{-1};  // task id, -1 when free
   wait_queue_head_t wait;
-  unsigned long id = 0;        // for traces; set by mutex_init
+  unsigned long id = 0;  // for traces; set by mutex_init
 };
 void mutex_init(mutex* m);
 void mutex_lock(mutex* m);

@@ -8,17 +8,23 @@
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
-#include "model/kernel/quiescence.h"
 #include "model/kernel/preempt.h"
+#include "model/kernel/quiescence.h"
 
 namespace squashlab {
 namespace {
 
 constexpr unsigned long Bit(int b) { return 1UL << b; }
 
-bool TestBit(page* p, int b) { return p->flags.load(std::memory_order_acquire) & Bit(b); }
-void SetBit(page* p, int b) { p->flags.fetch_or(Bit(b), std::memory_order_release); }
-void ClearBit(page* p, int b) { p->flags.fetch_and(~Bit(b), std::memory_order_release); }
+bool TestBit(page* p, int b) {
+  return p->flags.load(std::memory_order_acquire) & Bit(b);
+}
+void SetBit(page* p, int b) {
+  p->flags.fetch_or(Bit(b), std::memory_order_release);
+}
+void ClearBit(page* p, int b) {
+  p->flags.fetch_and(~Bit(b), std::memory_order_release);
+}
 
 page* Enter(page* p, const char* fn) {
   Kernel& k = Kernel::Current();
@@ -30,10 +36,11 @@ page* Enter(page* p, const char* fn) {
 // VM_BUG_ON_PAGE: an oops on a debug kernel; on a production one (no
 // DEBUG_VM) a warning, and the caller goes on as that kernel would.
 void VmBugOnPage(page* p, const char* fn, const char* cond) {
-  Kernel::Current().DebugBug(ReportKind::kPageBug,
-                             std::string("kernel BUG in ") + fn + ": VM_BUG_ON_PAGE(" + cond + ")",
-                             dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(" + cond +
-                                 ")\nkernel BUG at mm/filemap.c! (" + fn + ")");
+  Kernel::Current().DebugBug(
+      ReportKind::kPageBug,
+      std::string("kernel BUG in ") + fn + ": VM_BUG_ON_PAGE(" + cond + ")",
+      dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(" + cond +
+          ")\nkernel BUG at mm/filemap.c! (" + fn + ")");
 }
 
 // free_pages_check(): what the page allocator verifies when a page comes
@@ -43,16 +50,20 @@ void VmBugOnPage(page* p, const char* fn, const char* cond) {
 // it, and so does the run (a warning).
 void FreePage(page* p) {
   Kernel& k = Kernel::Current();
-  KernelInternal::NoteWideEffect(k);  // every flag, the mapping, and `freed` (CheckPage)
+  KernelInternal::NoteWideEffect(
+      k);  // every flag, the mapping, and `freed` (CheckPage)
   // __page_cache_release takes the page off the LRU before the check.
   unsigned long f = p->flags.fetch_and(~Bit(PG_lru)) & ~Bit(PG_lru);
   const char* reason = nullptr;
-  if (p->mapping != nullptr) reason = "non-NULL mapping";
-  else if (f & Bit(PG_locked)) reason = "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
+  if (p->mapping != nullptr)
+    reason = "non-NULL mapping";
+  else if (f & Bit(PG_locked))
+    reason = "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
   if (reason != nullptr) {
     Task* t = k.current_task();
     char first[128];
-    std::snprintf(first, sizeof first, "BUG: Bad page state in process %s  pfn:%05lx\n",
+    std::snprintf(first, sizeof first,
+                  "BUG: Bad page state in process %s  pfn:%05lx\n",
                   t ? t->spec.name.c_str() : "swapper", p->pfn);
     p->bad = true;
     k.Warn(ReportKind::kBadPageState, "BUG: Bad page state",
@@ -67,10 +78,13 @@ void FreePage(page* p) {
 }  // namespace
 
 std::string page_flags_string(unsigned long flags) {
-  static const struct { int bit; const char* name; } kNames[] = {
-      {PG_locked, "locked"}, {PG_error, "error"}, {PG_referenced, "referenced"},
-      {PG_uptodate, "uptodate"}, {PG_dirty, "dirty"}, {PG_lru, "lru"},
-      {PG_readahead, "reclaim"}};
+  static const struct {
+    int bit;
+    const char* name;
+  } kNames[] = {{PG_locked, "locked"},         {PG_error, "error"},
+                {PG_referenced, "referenced"}, {PG_uptodate, "uptodate"},
+                {PG_dirty, "dirty"},           {PG_lru, "lru"},
+                {PG_readahead, "reclaim"}};
   std::string s;
   for (auto& n : kNames) {
     if (!(flags & Bit(n.bit))) continue;
@@ -83,11 +97,12 @@ std::string page_flags_string(unsigned long flags) {
 std::string dump_page(const page* p) {
   char buf[256];
   unsigned long f = p->flags.load();
-  std::snprintf(buf, sizeof buf,
-                "page:ffffea%010lx count:%d mapcount:0 mapping:%016lx index:0x%lx\n"
-                "page flags: 0x%lx(%s)",
-                p->pfn * 64, p->_count.load(), p->mapping ? p->mapping->debug_addr : 0UL,
-                p->index, f, page_flags_string(f).c_str());
+  std::snprintf(
+      buf, sizeof buf,
+      "page:ffffea%010lx count:%d mapcount:0 mapping:%016lx index:0x%lx\n"
+      "page flags: 0x%lx(%s)",
+      p->pfn * 64, p->_count.load(), p->mapping ? p->mapping->debug_addr : 0UL,
+      p->index, f, page_flags_string(f).c_str());
   return buf;
 }
 
@@ -95,13 +110,15 @@ void CheckPage(page* p, const char* fn) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(p, fn);
   if (p->magic != kPageMagic)
-    k.Bug(ReportKind::kGeneralProtection, std::string("general protection fault in ") + fn,
+    k.Bug(ReportKind::kGeneralProtection,
+          std::string("general protection fault in ") + fn,
           std::string("general protection fault: 0000 [#1] SMP\nIP: ") + fn +
               ": not a struct page");
   if (p->freed && k.config().debug)
-    k.Bug(ReportKind::kUseAfterFree, std::string("BUG: KASAN: use-after-free in ") + fn,
-          std::string("BUG: KASAN: use-after-free in ") + fn + ": the page was freed\n" +
-              dump_page(p));
+    k.Bug(ReportKind::kUseAfterFree,
+          std::string("BUG: KASAN: use-after-free in ") + fn,
+          std::string("BUG: KASAN: use-after-free in ") + fn +
+              ": the page was freed\n" + dump_page(p));
 }
 
 page* alloc_page(unsigned) {
@@ -114,7 +131,8 @@ page* page_cache_alloc_readahead(address_space*) { return alloc_page(0); }
 
 void get_page(page* p) {
   Enter(p, "get_page");
-  if (p->_count.fetch_add(1) <= 0) VmBugOnPage(p, "get_page", "atomic_read(&page->_count) <= 0");
+  if (p->_count.fetch_add(1) <= 0)
+    VmBugOnPage(p, "get_page", "atomic_read(&page->_count) <= 0");
 }
 
 void put_page(page* p) {
@@ -141,21 +159,25 @@ void lock_page(page* p) {
   CheckPage(p, "lock_page");
   k.MightSleep("lock_page");
   k.Point("lock_page", p->pfn);
-  while (p->flags.fetch_or(Bit(PG_locked), std::memory_order_acquire) & Bit(PG_locked)) {
-    k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); }, "lock_page",
-            p->pfn);
+  while (p->flags.fetch_or(Bit(PG_locked), std::memory_order_acquire) &
+         Bit(PG_locked)) {
+    k.Sleep(
+        KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn),
+        [p] { return !TestBit(p, PG_locked); }, "lock_page", p->pfn);
   }
 }
 
 int trylock_page(page* p) {
   Enter(p, "trylock_page");
-  return !(p->flags.fetch_or(Bit(PG_locked), std::memory_order_acquire) & Bit(PG_locked));
+  return !(p->flags.fetch_or(Bit(PG_locked), std::memory_order_acquire) &
+           Bit(PG_locked));
 }
 
 void unlock_page(page* p) {
   Kernel& k = Kernel::Current();
   Enter(p, "unlock_page");
-  if (!TestBit(p, PG_locked)) VmBugOnPage(p, "unlock_page", "!PageLocked(page)");
+  if (!TestBit(p, PG_locked))
+    VmBugOnPage(p, "unlock_page", "!PageLocked(page)");
   ClearBit(p, PG_locked);
   k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn));
 }
@@ -165,27 +187,43 @@ void wait_on_page_locked(page* p) {
   CheckPage(p, "wait_on_page_locked");
   k.MightSleep("wait_on_page_locked");
   k.Point("wait_on_page_locked", p->pfn);
-  k.Sleep(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn), [p] { return !TestBit(p, PG_locked); },
-          "wait_on_page_locked", p->pfn);
+  k.Sleep(
+      KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn),
+      [p] { return !TestBit(p, PG_locked); }, "wait_on_page_locked", p->pfn);
 }
 
-void __set_page_locked(page* p) { SetBit(Enter(p, "__set_page_locked"), PG_locked); }
-void __clear_page_locked(page* p) { ClearBit(Enter(p, "__clear_page_locked"), PG_locked); }
+void __set_page_locked(page* p) {
+  SetBit(Enter(p, "__set_page_locked"), PG_locked);
+}
+void __clear_page_locked(page* p) {
+  ClearBit(Enter(p, "__clear_page_locked"), PG_locked);
+}
 
 int PageLocked(page* p) { return TestBit(Enter(p, "PageLocked"), PG_locked); }
-int PageUptodate(page* p) { return TestBit(Enter(p, "PageUptodate"), PG_uptodate); }
+int PageUptodate(page* p) {
+  return TestBit(Enter(p, "PageUptodate"), PG_uptodate);
+}
 void SetPageUptodate(page* p) {
   Enter(p, "SetPageUptodate");
-  if (!TestBit(p, PG_locked)) VmBugOnPage(p, "SetPageUptodate", "!PageLocked(page)");
+  if (!TestBit(p, PG_locked))
+    VmBugOnPage(p, "SetPageUptodate", "!PageLocked(page)");
   SetBit(p, PG_uptodate);
 }
-void ClearPageUptodate(page* p) { ClearBit(Enter(p, "ClearPageUptodate"), PG_uptodate); }
+void ClearPageUptodate(page* p) {
+  ClearBit(Enter(p, "ClearPageUptodate"), PG_uptodate);
+}
 int PageError(page* p) { return TestBit(Enter(p, "PageError"), PG_error); }
 void SetPageError(page* p) { SetBit(Enter(p, "SetPageError"), PG_error); }
 void ClearPageError(page* p) { ClearBit(Enter(p, "ClearPageError"), PG_error); }
-int PageReadahead(page* p) { return TestBit(Enter(p, "PageReadahead"), PG_readahead); }
-void SetPageReadahead(page* p) { SetBit(Enter(p, "SetPageReadahead"), PG_readahead); }
-void ClearPageReadahead(page* p) { ClearBit(Enter(p, "ClearPageReadahead"), PG_readahead); }
+int PageReadahead(page* p) {
+  return TestBit(Enter(p, "PageReadahead"), PG_readahead);
+}
+void SetPageReadahead(page* p) {
+  SetBit(Enter(p, "SetPageReadahead"), PG_readahead);
+}
+void ClearPageReadahead(page* p) {
+  ClearBit(Enter(p, "ClearPageReadahead"), PG_readahead);
+}
 int TestClearPageReadahead(page* p) {
   Enter(p, "TestClearPageReadahead");
   return (p->flags.fetch_and(~Bit(PG_readahead)) & Bit(PG_readahead)) != 0;
@@ -218,20 +256,25 @@ void CheckPagesAtQuiescence(Kernel& k) {
     unsigned long f = p->flags.load();
     int expected = p->mapping ? 1 : 0;
     if (f & (1UL << PG_locked)) {
-      return k.Record(ReportKind::kQuiescence, "page left locked at quiescence",
-                      dump_page(p.get()) + "\nno task will ever unlock it: readers sleep forever");
+      return k.Record(
+          ReportKind::kQuiescence, "page left locked at quiescence",
+          dump_page(p.get()) +
+              "\nno task will ever unlock it: readers sleep forever");
     }
     if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error))) {
-      return k.Record(ReportKind::kQuiescence, "page cache page neither uptodate nor error",
+      return k.Record(ReportKind::kQuiescence,
+                      "page cache page neither uptodate nor error",
                       dump_page(p.get()));
     }
     if (p->_count.load() != expected) {
       return k.Record(ReportKind::kLeak, "page reference leak at quiescence",
-                      dump_page(p.get()) + "\nexpected count " + std::to_string(expected) +
+                      dump_page(p.get()) + "\nexpected count " +
+                          std::to_string(expected) +
                           (expected ? " (the page cache's reference)" : ""));
     }
   }
 }
-const QuiescenceCheckRegistration kPagesAtQuiescence(10, "pages", CheckPagesAtQuiescence);
+const QuiescenceCheckRegistration kPagesAtQuiescence(10, "pages",
+                                                     CheckPagesAtQuiescence);
 
 }  // namespace squashlab

@@ -40,9 +40,9 @@ struct page {
   address_space* mapping = nullptr;  // guarded by the kernel's tree_lock
   unsigned long index = 0;
   unsigned long pfn = 0;
-  bool freed = true;                 // back in the page allocator
-  bool bad = false;                  // reported as "Bad page state": leaked
-  char* data = nullptr;              // PAGE_SIZE bytes
+  bool freed = true;     // back in the page allocator
+  bool bad = false;      // reported as "Bad page state": leaked
+  char* data = nullptr;  // PAGE_SIZE bytes
 };
 
 // A struct page as dump_page prints it: "page:... count:0 mapcount:0 ...".
@@ -66,7 +66,7 @@ void lock_page(page* p);
 int trylock_page(page* p);
 void unlock_page(page* p);
 void wait_on_page_locked(page* p);
-void __set_page_locked(page* p);   // for a page nobody else can see yet
+void __set_page_locked(page* p);  // for a page nobody else can see yet
 void __clear_page_locked(page* p);
 
 // Flags. SetPageUptodate requires the page lock (VM_BUG_ON_PAGE).
@@ -88,7 +88,7 @@ int PageDirty(page* p);
 void* page_address(page* p);
 void* kmap(page* p);
 void kunmap(page* p);
-void* kmap_atomic(page* p);     // disables preemption until kunmap_atomic
+void* kmap_atomic(page* p);  // disables preemption until kunmap_atomic
 void kunmap_atomic(void* addr);
 void flush_dcache_page(page* p);
 

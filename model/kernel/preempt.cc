@@ -26,9 +26,12 @@ void preempt_enable() {
   Task* t = k.current_task();
   if (t == nullptr) return;
   if (t->preempt_count == 0)
-    k.Bug(ReportKind::kBadContext, "BUG: preempt_enable: preempt_count underflow",
-          "WARNING: at kernel/sched/core.c preempt_count_sub: DEBUG_LOCKS_WARN_ON(val > "
-          "preempt_count())\nComm: " + t->Comm());
+    k.Bug(ReportKind::kBadContext,
+          "BUG: preempt_enable: preempt_count underflow",
+          "WARNING: at kernel/sched/core.c preempt_count_sub: "
+          "DEBUG_LOCKS_WARN_ON(val > "
+          "preempt_count())\nComm: " +
+              t->Comm());
   if (--t->preempt_count == 0) KernelInternal::Exec(k).PreemptOn(*t);
   k.Point("preempt_enable", 0);  // a preemption point, as in the kernel
 }
@@ -80,10 +83,12 @@ int smp_processor_id() {
   if (t->preempt_count == 0 && t->migrate_disable == 0 && !t->in_interrupt() &&
       t->irqs_disabled == 0) {
     char buf[128];
-    std::snprintf(buf, sizeof buf,
-                  "BUG: using smp_processor_id() in preemptible [00000000] code: %s/%d",
-                  t->spec.name.c_str(), t->id);
-    k.Bug(ReportKind::kBadContext, "BUG: using smp_processor_id() in preemptible code", buf);
+    std::snprintf(
+        buf, sizeof buf,
+        "BUG: using smp_processor_id() in preemptible [00000000] code: %s/%d",
+        t->spec.name.c_str(), t->id);
+    k.Bug(ReportKind::kBadContext,
+          "BUG: using smp_processor_id() in preemptible code", buf);
   }
   return t->cpu;
 }

@@ -54,7 +54,9 @@ percpu<T>* alloc_percpu() {
 template <typename T>
 void free_percpu(percpu<T>*) {}
 template <typename T>
-T* per_cpu_ptr(percpu<T>* p, int cpu) { return &p->slots[cpu]; }
+T* per_cpu_ptr(percpu<T>* p, int cpu) {
+  return &p->slots[cpu];
+}
 // Disables preemption and returns this CPU's slot.
 template <typename T>
 T* get_cpu_ptr(percpu<T>* p) {
@@ -62,9 +64,13 @@ T* get_cpu_ptr(percpu<T>* p) {
   return &p->slots[smp_processor_id()];
 }
 template <typename T>
-void put_cpu_ptr(T*) { preempt_enable(); }
+void put_cpu_ptr(T*) {
+  preempt_enable();
+}
 template <typename T>
-T* this_cpu_ptr(percpu<T>* p) { return &p->slots[smp_processor_id()]; }
+T* this_cpu_ptr(percpu<T>* p) {
+  return &p->slots[smp_processor_id()];
+}
 
 // The -rt local lock: on PREEMPT_RT a per-CPU sleeping lock plus
 // migrate_disable (the holder stays preemptible); otherwise preempt_disable.
@@ -80,7 +86,9 @@ T* get_locked_ptr(local_irq_lock& lock, percpu<T>* p) {
   return this_cpu_ptr(p);
 }
 template <typename T>
-void put_locked_ptr(local_irq_lock& lock, T*) { local_unlock(lock); }
+void put_locked_ptr(local_irq_lock& lock, T*) {
+  local_unlock(lock);
+}
 
 }  // namespace squashlab
 

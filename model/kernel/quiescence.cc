@@ -24,12 +24,13 @@ std::vector<Entry>& Registry() {
 
 }  // namespace
 
-QuiescenceCheckRegistration::QuiescenceCheckRegistration(int order, const char* name,
-                                                         QuiescenceCheck check) {
+QuiescenceCheckRegistration::QuiescenceCheckRegistration(
+    int order, const char* name, QuiescenceCheck check) {
   auto& r = Registry();
   r.push_back({order, name, check});
   std::sort(r.begin(), r.end(), [](const Entry& a, const Entry& b) {
-    return a.order != b.order ? a.order < b.order : std::strcmp(a.name, b.name) < 0;
+    return a.order != b.order ? a.order < b.order
+                              : std::strcmp(a.name, b.name) < 0;
   });
 }
 

@@ -16,7 +16,8 @@ using QuiescenceCheck = void (*)(Kernel& k);
 // Registers `check` at static-initialisation time:
 //   const QuiescenceCheckRegistration kPages(10, "pages", CheckPages);
 struct QuiescenceCheckRegistration {
-  QuiescenceCheckRegistration(int order, const char* name, QuiescenceCheck check);
+  QuiescenceCheckRegistration(int order, const char* name,
+                              QuiescenceCheck check);
 };
 
 void RunQuiescenceChecks(Kernel& k);

@@ -9,7 +9,8 @@
 
 namespace squashlab {
 
-RamDisk::RamDisk(std::vector<unsigned char> bytes, std::string name) : bytes_(std::move(bytes)) {
+RamDisk::RamDisk(std::vector<unsigned char> bytes, std::string name)
+    : bytes_(std::move(bytes)) {
   bdev_.driver = this;
   bdev_.name = std::move(name);
 }
@@ -36,7 +37,8 @@ void RamDisk::Complete(bio* b) {
       err = -EIO;
       break;
     }
-    if (err == 0 && b->bi_rw != WRITE) std::memcpy(bio_vec_data(v), &bytes_[pos], v.bv_len);
+    if (err == 0 && b->bi_rw != WRITE)
+      std::memcpy(bio_vec_data(v), &bytes_[pos], v.bv_len);
     pos += v.bv_len;
   }
   completed_++;

@@ -24,7 +24,9 @@ class RamDisk : public BlockDriver {
 
   block_device* bdev() { return &bdev_; }
   // Returns the error a bio completes with (0, -EIO); consulted per bio.
-  void set_fault(std::function<int(const bio*)> fault) { fault_ = std::move(fault); }
+  void set_fault(std::function<int(const bio*)> fault) {
+    fault_ = std::move(fault);
+  }
   // Completion latency charged in virtual time (simulate).
   void set_latency_ns(uint64_t ns) { latency_ns_ = ns; }
   // The CPU completions interrupt (default 0); -1 spreads them round robin

@@ -29,10 +29,12 @@ ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed,
 Scenario::operator RunSpec() const {
   RunSpec spec;
   spec.name = name;
-  spec.run = [sc = *this](Executor& exec, uint64_t seed, uint64_t* fingerprint) {
+  spec.run = [sc = *this](Executor& exec, uint64_t seed,
+                          uint64_t* fingerprint) {
     return RunScenario(sc, exec, seed, fingerprint);
   };
-  spec.footprint = [irq = irq_starts_commute, reuses = !config.debug](const StepInfo& step) {
+  spec.footprint = [irq = irq_starts_commute,
+                    reuses = !config.debug](const StepInfo& step) {
     return FootprintOf(step, irq, reuses);
   };
   return spec;

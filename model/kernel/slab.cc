@@ -28,7 +28,9 @@ std::vector<char*>& Pool() {
   return *pool;
 }
 
-std::string CacheKey(const HeapObject& obj) { return obj.site + "/" + std::to_string(obj.size); }
+std::string CacheKey(const HeapObject& obj) {
+  return obj.site + "/" + std::to_string(obj.size);
+}
 
 }  // namespace
 
@@ -39,8 +41,10 @@ Heap::~Heap() {
   }
   std::lock_guard<std::mutex> l(g_pool_mu);
   for (Chunk& c : chunks_) {
-    if (c.pooled) Pool().push_back(c.base);
-    else delete[] c.base;
+    if (c.pooled)
+      Pool().push_back(c.base);
+    else
+      delete[] c.base;
   }
 }
 
@@ -100,8 +104,10 @@ Heap::FreeResult Heap::Free(void* p, size_t* size_out) {
   if (it->second.freed) return FreeResult::kDoubleFree;
   it->second.freed = true;
   *size_out = it->second.size;
-  if (debug_) std::memset(p, POISON_FREE, it->second.size);
-  else free_[CacheKey(it->second)].push_back(it->first);
+  if (debug_)
+    std::memset(p, POISON_FREE, it->second.size);
+  else
+    free_[CacheKey(it->second)].push_back(it->first);
   return FreeResult::kOk;
 }
 
@@ -133,16 +139,19 @@ std::vector<std::pair<uintptr_t, HeapObject>> Heap::Live() const {
 
 namespace {
 
-// "bool squashlab::queue_work(workqueue_struct*, work_struct*)" -> "queue_work",
-// the way the kernel names a function in a report.
+// "bool squashlab::queue_work(workqueue_struct*, work_struct*)" ->
+// "queue_work", the way the kernel names a function in a report.
 std::string ShortName(const char* pretty) {
   std::string s = pretty;
   size_t paren = s.find('(');
-  if (paren != std::string::npos && s.find("<lambda") == std::string::npos) s.resize(paren);
+  if (paren != std::string::npos && s.find("<lambda") == std::string::npos)
+    s.resize(paren);
   size_t colon = s.rfind("::");
-  if (colon != std::string::npos && s.find("<lambda") == std::string::npos) s = s.substr(colon + 2);
+  if (colon != std::string::npos && s.find("<lambda") == std::string::npos)
+    s = s.substr(colon + 2);
   size_t space = s.rfind(' ');
-  if (space != std::string::npos && s.find("<lambda") == std::string::npos) s = s.substr(space + 1);
+  if (space != std::string::npos && s.find("<lambda") == std::string::npos)
+    s = s.substr(space + 1);
   return s;
 }
 
@@ -151,7 +160,8 @@ void* AllocIn(size_t size, bool zero, const char* caller) {
   k.Point("kmalloc", size);
   Task* t = k.current_task();
   std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
-  return KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller), t ? t->Comm() : "setup");
+  return KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
+                                        t ? t->Comm() : "setup");
 }
 
 std::string Hex(uintptr_t v) {
@@ -169,10 +179,12 @@ void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
     if (w < p || w >= p + size) continue;
     bool self = st.running == 1 && !st.queued && t && st.runner_id == t->id;
     if ((st.queued || st.running > 0) && !self) {
-      k.Bug(ReportKind::kWorkFreedActive,
-            "ODEBUG: free active (active state 0) object type: work_struct",
-            std::string("object ") + Hex(w) + (st.queued ? " is queued" : " is running") +
-                "\nWARNING: at lib/debugobjects.c debug_print_object+0x85/0xa0");
+      k.Bug(
+          ReportKind::kWorkFreedActive,
+          "ODEBUG: free active (active state 0) object type: work_struct",
+          std::string("object ") + Hex(w) +
+              (st.queued ? " is queued" : " is running") +
+              "\nWARNING: at lib/debugobjects.c debug_print_object+0x85/0xa0");
     }
   }
 }
@@ -198,17 +210,20 @@ void kfree(const void* p) {
   if (p != nullptr) {
     std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
     const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
-    if (obj != nullptr && base == reinterpret_cast<uintptr_t>(p)) cache = obj->size;
+    if (obj != nullptr && base == reinterpret_cast<uintptr_t>(p))
+      cache = obj->size;
   }
   k.Point("kfree", cache);
   if (p == nullptr) return;  // kfree(NULL) is legal
   std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
   const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
   // debugobjects is a debug kernel's: a production one frees silently.
-  if (k.config().debug && obj != nullptr && !obj->freed && base == reinterpret_cast<uintptr_t>(p))
+  if (k.config().debug && obj != nullptr && !obj->freed &&
+      base == reinterpret_cast<uintptr_t>(p))
     CheckFreedWork(k, base, obj->size);  // a report unwinds and unlocks
   size_t size = 0;
-  Heap::FreeResult r = KernelInternal::Heap_(k).Free(const_cast<void*>(p), &size);
+  Heap::FreeResult r =
+      KernelInternal::Heap_(k).Free(const_cast<void*>(p), &size);
   l.unlock();
   if (r == Heap::FreeResult::kOk) return;
   if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) {
@@ -217,17 +232,21 @@ void kfree(const void* p) {
     // in __kmalloc_track_caller). The model stops at the cause.
     k.Bug(ReportKind::kDoubleFree, "slab freelist corrupted: double kfree",
           "double kfree of object at " + Hex(reinterpret_cast<uintptr_t>(p)) +
-              "\nthe next allocations from its cache return it twice; the kernel oopses "
+              "\nthe next allocations from its cache return it twice; the "
+              "kernel oopses "
               "later in __kmalloc_track_caller");
   }
-  k.Bug(ReportKind::kDoubleFree, "BUG: KASAN: double-free or invalid-free in kfree",
-        std::string(r == Heap::FreeResult::kDoubleFree ? "double-free" : "invalid-free") +
+  k.Bug(ReportKind::kDoubleFree,
+        "BUG: KASAN: double-free or invalid-free in kfree",
+        std::string(r == Heap::FreeResult::kDoubleFree ? "double-free"
+                                                       : "invalid-free") +
             " of object at " + Hex(reinterpret_cast<uintptr_t>(p)));
 }
 
 // KASAN on a debug kernel; on a production one only what the MMU would
 // catch: a load from slab memory that was never mapped to an object.
-static void KasanCheck(const void* p, size_t size, const char* what, const char* fn) {
+static void KasanCheck(const void* p, size_t size, const char* what,
+                       const char* fn) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(p, fn);
   std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
@@ -236,19 +255,23 @@ static void KasanCheck(const void* p, size_t size, const char* what, const char*
     l.unlock();
     k.Bug(ReportKind::kGeneralProtection,
           "BUG: unable to handle kernel paging request in " + std::string(fn),
-          "BUG: unable to handle kernel paging request at " + Hex(reinterpret_cast<uintptr_t>(p)) +
-              "\nIP: [<ffffffff81000000>] " + fn + "\nOops: 0000 [#1] SMP\n(" + what +
-              " past the last slab object)");
+          "BUG: unable to handle kernel paging request at " +
+              Hex(reinterpret_cast<uintptr_t>(p)) +
+              "\nIP: [<ffffffff81000000>] " + fn + "\nOops: 0000 [#1] SMP\n(" +
+              what + " past the last slab object)");
   }
   uintptr_t base = 0;
   const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
   if (obj == nullptr || !obj->freed) return;
-  std::string body = std::string(what) + " of size " + std::to_string(size) + " at addr " +
-                     Hex(reinterpret_cast<uintptr_t>(p)) + "\nThe buggy address belongs to the object at " +
-                     Hex(base) + " which belongs to the cache kmalloc-" + std::to_string(obj->size) +
-                     "\nAllocated by " + obj->comm + " in " + obj->site;
+  std::string body = std::string(what) + " of size " + std::to_string(size) +
+                     " at addr " + Hex(reinterpret_cast<uintptr_t>(p)) +
+                     "\nThe buggy address belongs to the object at " +
+                     Hex(base) + " which belongs to the cache kmalloc-" +
+                     std::to_string(obj->size) + "\nAllocated by " + obj->comm +
+                     " in " + obj->site;
   l.unlock();
-  k.Bug(ReportKind::kUseAfterFree, "BUG: KASAN: use-after-free in " + std::string(fn), body);
+  k.Bug(ReportKind::kUseAfterFree,
+        "BUG: KASAN: use-after-free in " + std::string(fn), body);
 }
 
 void kasan_check_read(const void* p, size_t size, const char* caller) {
@@ -262,15 +285,19 @@ void kasan_check_write(const void* p, size_t size, const char* caller) {
 void CheckHeapAtQuiescence(Kernel& k) {
   auto live = KernelInternal::Heap_(k).Live();
   if (live.empty()) return;
-  std::string body = "kmemleak: " + std::to_string(live.size()) + " new suspected memory leaks\n";
+  std::string body = "kmemleak: " + std::to_string(live.size()) +
+                     " new suspected memory leaks\n";
   for (auto& [addr, obj] : live) {
     char hex[20];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(addr));
-    body += std::string("unreferenced object 0x") + hex + " (size " + std::to_string(obj.size) +
-            "):\n  comm \"" + obj.comm + "\"\n  backtrace: kmalloc from " + obj.site + "\n";
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(addr));
+    body += std::string("unreferenced object 0x") + hex + " (size " +
+            std::to_string(obj.size) + "):\n  comm \"" + obj.comm +
+            "\"\n  backtrace: kmalloc from " + obj.site + "\n";
   }
   k.Record(ReportKind::kLeak, "kmemleak: suspected memory leak", body);
 }
-const QuiescenceCheckRegistration kHeapAtQuiescence(50, "kmalloc", CheckHeapAtQuiescence);
+const QuiescenceCheckRegistration kHeapAtQuiescence(50, "kmalloc",
+                                                    CheckHeapAtQuiescence);
 
 }  // namespace squashlab

@@ -33,8 +33,8 @@ struct HeapObject {
   size_t size = 0;
   bool freed = false;
   uint64_t id = 0;
-  std::string site;   // the allocating function
-  std::string comm;   // the allocating task
+  std::string site;  // the allocating function
+  std::string comm;  // the allocating task
 };
 
 // Not thread-safe: the Kernel's tree_lock guards it.
@@ -79,8 +79,9 @@ class Heap {
   bool debug_;
   std::map<uintptr_t, HeapObject> objects_;
   uint64_t next_id_ = 0;
-  std::vector<Chunk> chunks_;                             // production
-  std::map<std::string, std::vector<uintptr_t>> free_;   // production: LIFO per cache
+  std::vector<Chunk> chunks_;  // production
+  std::map<std::string, std::vector<uintptr_t>>
+      free_;  // production: LIFO per cache
 };
 
 void* kmalloc(size_t size, gfp_t flags,

@@ -19,7 +19,8 @@ wait_queue_head_t& WorkWait(Kernel& k, const work_struct* w) {
 bool Busy(Kernel& k, const work_struct* w) {
   std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
   auto it = KernelInternal::Works(k).find(w);
-  return it != KernelInternal::Works(k).end() && (it->second.queued || it->second.running > 0);
+  return it != KernelInternal::Works(k).end() &&
+         (it->second.queued || it->second.running > 0);
 }
 
 bool RunningElsewhere(Kernel& k, const work_struct* w) {
@@ -33,8 +34,9 @@ void WorkerBody(work_struct* work) {
   Kernel& k = Kernel::Current();
   k.Charge(CostKind::kWorkDispatch);
   k.Point("process_one_work", work->wait_key);
-  k.Sleep(WorkWait(k, work), [&k, work] { return !RunningElsewhere(k, work); },
-          "process_one_work", 0);
+  k.Sleep(
+      WorkWait(k, work), [&k, work] { return !RunningElsewhere(k, work); },
+      "process_one_work", 0);
   work_func_t fn = nullptr;
   {
     std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
@@ -73,11 +75,14 @@ bool queue_work(workqueue_struct* wq, work_struct* work) {
   k.CheckPtr(work, "queue_work");
   kasan_check_write(work, sizeof *work);
   k.Point("queue_work", work->wait_key);
-  if (work->data.fetch_or(1UL << WORK_STRUCT_PENDING_BIT) & (1UL << WORK_STRUCT_PENDING_BIT))
+  if (work->data.fetch_or(1UL << WORK_STRUCT_PENDING_BIT) &
+      (1UL << WORK_STRUCT_PENDING_BIT))
     return false;
   if (work->func == nullptr)
-    k.Bug(ReportKind::kNullDereference, "BUG: unable to handle kernel NULL pointer dereference in queue_work",
-          "BUG: unable to handle kernel NULL pointer dereference at 0000000000000000\n"
+    k.Bug(ReportKind::kNullDereference,
+          "BUG: unable to handle kernel NULL pointer dereference in queue_work",
+          "BUG: unable to handle kernel NULL pointer dereference at "
+          "0000000000000000\n"
           "IP: process_one_work: work->func is NULL (INIT_WORK missing)");
   {
     std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
@@ -107,7 +112,9 @@ bool flush_work(work_struct* work) {
   k.MightSleep("flush_work");
   k.Point("flush_work", 0);
   bool busy = Busy(k, work);
-  k.Sleep(WorkWait(k, work), [&k, work] { return !Busy(k, work); }, "flush_work", 0);
+  k.Sleep(
+      WorkWait(k, work), [&k, work] { return !Busy(k, work); }, "flush_work",
+      0);
   return busy;
 }
 
@@ -115,9 +122,11 @@ bool flush_work(work_struct* work) {
 void CheckWorkAtQuiescence(Kernel& k) {
   for (auto& [w, st] : KernelInternal::Works(k)) {
     if (st.queued || st.running)
-      return k.Record(ReportKind::kQuiescence, "work item still queued at quiescence", "");
+      return k.Record(ReportKind::kQuiescence,
+                      "work item still queued at quiescence", "");
   }
 }
-const QuiescenceCheckRegistration kWorkAtQuiescence(40, "work", CheckWorkAtQuiescence);
+const QuiescenceCheckRegistration kWorkAtQuiescence(40, "work",
+                                                    CheckWorkAtQuiescence);
 
 }  // namespace squashlab

@@ -4,10 +4,10 @@
 
 #include <cstring>
 
+#include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/mm/readahead.h"
-#include "model/kernel/fs.h"
 
 namespace squashlab {
 
@@ -25,9 +25,13 @@ long generic_file_read(file* filp, char* buf, size_t count, int64_t* ppos) {
   file_ra_state* ra = &filp->f_ra;
   pgoff_t index = static_cast<pgoff_t>(*ppos) >> PAGE_CACHE_SHIFT;
   pgoff_t prev_index = static_cast<pgoff_t>(ra->prev_pos) >> PAGE_CACHE_SHIFT;
-  unsigned prev_offset = static_cast<unsigned>(ra->prev_pos & (PAGE_CACHE_SIZE - 1));
-  pgoff_t last_index = static_cast<pgoff_t>((static_cast<uint64_t>(*ppos) + count + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT);
-  unsigned long offset = static_cast<unsigned long>(*ppos) & (PAGE_CACHE_SIZE - 1);
+  unsigned prev_offset =
+      static_cast<unsigned>(ra->prev_pos & (PAGE_CACHE_SIZE - 1));
+  pgoff_t last_index = static_cast<pgoff_t>(
+      (static_cast<uint64_t>(*ppos) + count + PAGE_CACHE_SIZE - 1) >>
+      PAGE_CACHE_SHIFT);
+  unsigned long offset =
+      static_cast<unsigned long>(*ppos) & (PAGE_CACHE_SIZE - 1);
   long copied = 0, error = 0;
   page* pg;
 
@@ -40,9 +44,10 @@ long generic_file_read(file* filp, char* buf, size_t count, int64_t* ppos) {
       if (pg == nullptr) goto no_cached_page;
     }
     if (PageReadahead(pg))
-      page_cache_async_readahead(mapping, ra, filp, pg, index, last_index - index);
+      page_cache_async_readahead(mapping, ra, filp, pg, index,
+                                 last_index - index);
     if (!PageUptodate(pg)) goto page_not_up_to_date;
-  page_ok: {
+  page_ok : {
     uint64_t isize = i_size_read(ino);
     pgoff_t end_index = static_cast<pgoff_t>((isize - 1) >> PAGE_CACHE_SHIFT);
     if (!isize || index > end_index) {
@@ -59,8 +64,10 @@ long generic_file_read(file* filp, char* buf, size_t count, int64_t* ppos) {
     }
     nr = nr - offset;
     prev_index = index;
-    if (nr > count - static_cast<size_t>(copied)) nr = count - static_cast<size_t>(copied);
-    std::memcpy(buf + copied, static_cast<char*>(page_address(pg)) + offset, nr);
+    if (nr > count - static_cast<size_t>(copied))
+      nr = count - static_cast<size_t>(copied);
+    std::memcpy(buf + copied, static_cast<char*>(page_address(pg)) + offset,
+                nr);
     model_charge(CostKind::kMemcpyByte, nr);
     copied += static_cast<long>(nr);
     offset += nr;
@@ -113,8 +120,10 @@ long generic_file_read(file* filp, char* buf, size_t count, int64_t* ppos) {
     goto readpage;
   }
 out:
-  ra->prev_pos = (static_cast<long long>(prev_index) << PAGE_CACHE_SHIFT) | prev_offset;
-  *ppos = (static_cast<int64_t>(index) << PAGE_CACHE_SHIFT) + static_cast<int64_t>(offset);
+  ra->prev_pos =
+      (static_cast<long long>(prev_index) << PAGE_CACHE_SHIFT) | prev_offset;
+  *ppos = (static_cast<int64_t>(index) << PAGE_CACHE_SHIFT) +
+          static_cast<int64_t>(offset);
   if (error && copied == 0) return error;
   return copied;
 }

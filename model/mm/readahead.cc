@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "model/kernel/blk_plug.h"
+#include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
-#include "model/kernel/fs.h"
 
 namespace squashlab {
 namespace {
@@ -18,7 +18,9 @@ unsigned long roundup_pow_of_two(unsigned long n) {
   return p;
 }
 
-bool page_in_cache(address_space* mapping, pgoff_t index) { return page_cache_has(mapping, index); }
+bool page_in_cache(address_space* mapping, pgoff_t index) {
+  return page_cache_has(mapping, index);
+}
 
 // radix_tree_next_hole: the first index >= index (within max) not cached.
 pgoff_t next_hole(address_space* mapping, pgoff_t index, unsigned long max) {
@@ -29,7 +31,8 @@ pgoff_t next_hole(address_space* mapping, pgoff_t index, unsigned long max) {
 
 namespace {
 
-void read_pages_plugged(address_space* mapping, file* filp, std::vector<page*>& pages) {
+void read_pages_plugged(address_space* mapping, file* filp,
+                        std::vector<page*>& pages) {
   const address_space_operations* ops = mapping->a_ops;
   if (ops->readpages) {
     ops->readpages(filp, mapping, &pages);
@@ -39,8 +42,10 @@ void read_pages_plugged(address_space* mapping, file* filp, std::vector<page*>& 
   if (ops->readahead) {
     readahead_control rac{filp, mapping, {}};
     for (page* p : pages) {
-      if (!add_to_page_cache_lru(p, mapping, p->index, GFP_KERNEL)) rac.pages.push_back(p);
-      else page_cache_release(p);
+      if (!add_to_page_cache_lru(p, mapping, p->index, GFP_KERNEL))
+        rac.pages.push_back(p);
+      else
+        page_cache_release(p);
     }
     if (!rac.pages.empty()) ops->readahead(&rac);
     for (page* p : rac.pages) page_cache_release(p);
@@ -66,16 +71,18 @@ void read_pages(address_space* mapping, file* filp, std::vector<page*>& pages) {
 }
 
 // Counts the contiguously cached pages just before offset.
-unsigned long count_history_pages(address_space* mapping, pgoff_t offset, unsigned long max) {
+unsigned long count_history_pages(address_space* mapping, pgoff_t offset,
+                                  unsigned long max) {
   unsigned long n = 0;
   while (n < max && offset > n && page_in_cache(mapping, offset - n - 1)) n++;
   return n;
 }
 
-bool try_context_readahead(address_space* mapping, file_ra_state* ra, pgoff_t offset,
-                           unsigned long req_size, unsigned long max) {
+bool try_context_readahead(address_space* mapping, file_ra_state* ra,
+                           pgoff_t offset, unsigned long req_size,
+                           unsigned long max) {
   unsigned long size = count_history_pages(mapping, offset, max);
-  if (!size) return false;  // no history: a random read
+  if (!size) return false;        // no history: a random read
   if (size >= offset) size *= 2;  // read from the start of file
   ra->start = offset;
   ra->size = static_cast<unsigned>(get_init_ra_size(size + req_size, max));
@@ -84,15 +91,18 @@ bool try_context_readahead(address_space* mapping, file_ra_state* ra, pgoff_t of
 }
 
 int ra_submit(file_ra_state* ra, address_space* mapping, file* filp) {
-  return __do_page_cache_readahead(mapping, filp, ra->start, ra->size, ra->async_size);
+  return __do_page_cache_readahead(mapping, filp, ra->start, ra->size,
+                                   ra->async_size);
 }
 
 int ondemand_readahead(address_space* mapping, file_ra_state* ra, file* filp,
-                       bool hit_readahead_marker, pgoff_t offset, unsigned long req_size) {
+                       bool hit_readahead_marker, pgoff_t offset,
+                       unsigned long req_size) {
   unsigned long max = ra->ra_pages;
   if (!offset) goto initial_readahead;
   // It's the expected callback offset: assume sequential access, ramp up.
-  if (offset == ra->start + ra->size - ra->async_size || offset == ra->start + ra->size) {
+  if (offset == ra->start + ra->size - ra->async_size ||
+      offset == ra->start + ra->size) {
     ra->start += ra->size;
     ra->size = static_cast<unsigned>(get_next_ra_size(ra, max));
     ra->async_size = ra->size;
@@ -118,7 +128,9 @@ int ondemand_readahead(address_space* mapping, file_ra_state* ra, file* filp,
 initial_readahead:
   ra->start = offset;
   ra->size = static_cast<unsigned>(get_init_ra_size(req_size, max));
-  ra->async_size = ra->size > req_size ? static_cast<unsigned>(ra->size - req_size) : ra->size;
+  ra->async_size = ra->size > req_size
+                       ? static_cast<unsigned>(ra->size - req_size)
+                       : ra->size;
 readit:
   // Will this read hit the readahead marker made by itself? If so, trigger
   // the next readahead now and merge both in one I/O.
@@ -133,21 +145,27 @@ readit:
 
 unsigned long get_init_ra_size(unsigned long size, unsigned long max) {
   unsigned long newsize = roundup_pow_of_two(size);
-  if (newsize <= max / 32) newsize = newsize * 4;
-  else if (newsize <= max / 4) newsize = newsize * 2;
-  else newsize = max;
+  if (newsize <= max / 32)
+    newsize = newsize * 4;
+  else if (newsize <= max / 4)
+    newsize = newsize * 2;
+  else
+    newsize = max;
   return newsize;
 }
 
 unsigned long get_next_ra_size(const file_ra_state* ra, unsigned long max) {
   unsigned long cur = ra->size, newsize;
-  if (cur < max / 16) newsize = 4 * cur;
-  else newsize = 2 * cur;
+  if (cur < max / 16)
+    newsize = 4 * cur;
+  else
+    newsize = 2 * cur;
   return newsize < max ? newsize : max;
 }
 
-int __do_page_cache_readahead(address_space* mapping, file* filp, pgoff_t offset,
-                              unsigned long nr_to_read, unsigned long lookahead_size) {
+int __do_page_cache_readahead(address_space* mapping, file* filp,
+                              pgoff_t offset, unsigned long nr_to_read,
+                              unsigned long lookahead_size) {
   inode* ino = mapping_host(mapping);
   uint64_t isize = i_size_read(ino);
   if (isize == 0) return 0;
@@ -168,8 +186,9 @@ int __do_page_cache_readahead(address_space* mapping, file* filp, pgoff_t offset
   return ret;
 }
 
-void page_cache_sync_readahead(address_space* mapping, file_ra_state* ra, file* filp,
-                               pgoff_t offset, unsigned long req_size) {
+void page_cache_sync_readahead(address_space* mapping, file_ra_state* ra,
+                               file* filp, pgoff_t offset,
+                               unsigned long req_size) {
   if (!ra->ra_pages) return;
   if (filp && filp->random) {
     __do_page_cache_readahead(mapping, filp, offset, req_size, 0);
@@ -178,8 +197,9 @@ void page_cache_sync_readahead(address_space* mapping, file_ra_state* ra, file* 
   ondemand_readahead(mapping, ra, filp, false, offset, req_size);
 }
 
-void page_cache_async_readahead(address_space* mapping, file_ra_state* ra, file* filp, page* pg,
-                                pgoff_t offset, unsigned long req_size) {
+void page_cache_async_readahead(address_space* mapping, file_ra_state* ra,
+                                file* filp, page* pg, pgoff_t offset,
+                                unsigned long req_size) {
   if (!ra->ra_pages) return;
   ClearPageReadahead(pg);
   ondemand_readahead(mapping, ra, filp, true, offset, req_size);

@@ -14,13 +14,16 @@
 
 namespace squashlab {
 
-void page_cache_sync_readahead(address_space* mapping, file_ra_state* ra, file* filp,
-                               pgoff_t offset, unsigned long req_size);
-void page_cache_async_readahead(address_space* mapping, file_ra_state* ra, file* filp, page* pg,
-                                pgoff_t offset, unsigned long req_size);
+void page_cache_sync_readahead(address_space* mapping, file_ra_state* ra,
+                               file* filp, pgoff_t offset,
+                               unsigned long req_size);
+void page_cache_async_readahead(address_space* mapping, file_ra_state* ra,
+                                file* filp, page* pg, pgoff_t offset,
+                                unsigned long req_size);
 // Returns the number of pages handed to the filesystem.
-int __do_page_cache_readahead(address_space* mapping, file* filp, pgoff_t offset,
-                              unsigned long nr_to_read, unsigned long lookahead_size);
+int __do_page_cache_readahead(address_space* mapping, file* filp,
+                              pgoff_t offset, unsigned long nr_to_read,
+                              unsigned long lookahead_size);
 
 // The window arithmetic, exposed for tests.
 unsigned long get_init_ra_size(unsigned long size, unsigned long max);

@@ -9,13 +9,14 @@
 
 namespace squashlab {
 
-int BytesStrategy::Pick(const std::vector<int>& enabled, int current, bool current_enabled,
-                        long) {
-  if (next_ >= bytes_.size()) return NonPreemptivePick(enabled, current, current_enabled);
+int BytesStrategy::Pick(const std::vector<int>& enabled, int current,
+                        bool current_enabled, long) {
+  if (next_ >= bytes_.size())
+    return NonPreemptivePick(enabled, current, current_enabled);
   size_t base = 0;
   if (current_enabled) {
-    base = static_cast<size_t>(std::find(enabled.begin(), enabled.end(), current) -
-                               enabled.begin());
+    base = static_cast<size_t>(
+        std::find(enabled.begin(), enabled.end(), current) - enabled.begin());
   }
   return enabled[(base + bytes_[next_++]) % enabled.size()];
 }

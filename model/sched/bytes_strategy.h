@@ -20,11 +20,13 @@ namespace squashlab {
 class BytesStrategy : public Strategy {
  public:
   // Keeps a copy of `bytes`; every run starts again from the first byte.
-  explicit BytesStrategy(std::span<const uint8_t> bytes) : bytes_(bytes.begin(), bytes.end()) {}
+  explicit BytesStrategy(std::span<const uint8_t> bytes)
+      : bytes_(bytes.begin(), bytes.end()) {}
   std::string Name() const override { return "bytes"; }
   bool WantsSteps() const override { return false; }
   void BeginRun(uint64_t) override { next_ = 0; }
-  int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long) override;
+  int Pick(const std::vector<int>& enabled, int current, bool current_enabled,
+           long) override;
   // Choice points that consumed a byte in the current (or last) run.
   size_t consumed() const { return next_; }
 

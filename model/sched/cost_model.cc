@@ -4,11 +4,15 @@
 
 namespace squashlab {
 
-uint64_t CostModel::Cost(CostKind kind, uint64_t units, const char* codec) const {
+uint64_t CostModel::Cost(CostKind kind, uint64_t units,
+                         const char* codec) const {
   switch (kind) {
-    case CostKind::kApiCall: return api_call_ns * units;
-    case CostKind::kPageCacheOp: return page_cache_op_ns * units;
-    case CostKind::kMemcpyByte: return static_cast<uint64_t>(memcpy_ns_per_byte * units);
+    case CostKind::kApiCall:
+      return api_call_ns * units;
+    case CostKind::kPageCacheOp:
+      return page_cache_op_ns * units;
+    case CostKind::kMemcpyByte:
+      return static_cast<uint64_t>(memcpy_ns_per_byte * units);
     case CostKind::kDecompressByte: {
       double per = decompress_ns_per_byte;
       if (codec != nullptr) {
@@ -17,9 +21,12 @@ uint64_t CostModel::Cost(CostKind kind, uint64_t units, const char* codec) const
       }
       return static_cast<uint64_t>(per * units);
     }
-    case CostKind::kWorkDispatch: return work_dispatch_ns * units;
-    case CostKind::kIrqEntry: return irq_entry_ns * units;
-    case CostKind::kCompute: return units;
+    case CostKind::kWorkDispatch:
+      return work_dispatch_ns * units;
+    case CostKind::kIrqEntry:
+      return irq_entry_ns * units;
+    case CostKind::kCompute:
+      return units;
   }
   return 0;
 }

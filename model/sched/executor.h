@@ -14,13 +14,13 @@ namespace squashlab {
 
 // Costs the simulate executor charges in virtual time; others ignore them.
 enum class CostKind {
-  kApiCall,          // any kernel-API call (a scheduling point)
-  kPageCacheOp,      // find_get_page, add_to_page_cache_lru, ...
-  kMemcpyByte,       // units = bytes
-  kDecompressByte,   // units = output bytes; per codec
-  kWorkDispatch,     // queue_work -> worker start
-  kIrqEntry,         // an interrupt task starting
-  kCompute,          // units = nanoseconds, charged as given
+  kApiCall,         // any kernel-API call (a scheduling point)
+  kPageCacheOp,     // find_get_page, add_to_page_cache_lru, ...
+  kMemcpyByte,      // units = bytes
+  kDecompressByte,  // units = output bytes; per codec
+  kWorkDispatch,    // queue_work -> worker start
+  kIrqEntry,        // an interrupt task starting
+  kCompute,         // units = nanoseconds, charged as given
 };
 
 // How a run ended.
@@ -45,7 +45,8 @@ class Executor {
   virtual void WaitEvent(WaitList& wq, const std::function<bool()>& cond) = 0;
   virtual void WakeUp(WaitList& wq) = 0;
   // Virtual-time cost (simulate); a no-op elsewhere.
-  virtual void Charge(CostKind kind, uint64_t units, const char* codec = nullptr) = 0;
+  virtual void Charge(CostKind kind, uint64_t units,
+                      const char* codec = nullptr) = 0;
   // Lets time pass for the current task (msleep, a device's latency).
   virtual void Delay(uint64_t ns) = 0;
   virtual uint64_t NowNs() = 0;

@@ -17,20 +17,23 @@ void ExhaustiveStrategy::BeginRun(uint64_t) {
 }
 
 bool ExhaustiveStrategy::Allowed(const Frame& f, int choice) const {
-  int p = f.preemptions_before + (f.current_enabled && choice != f.current ? 1 : 0);
+  int p =
+      f.preemptions_before + (f.current_enabled && choice != f.current ? 1 : 0);
   return bound_ < 0 || p <= level();
 }
 
-int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current, bool current_enabled,
-                             long) {
+int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current,
+                             bool current_enabled, long) {
   if (depth_ < stack_.size()) {
     // Replaying the recorded prefix. If this run diverged from it (the
     // scenario is not deterministic under its schedule), the recorded choice
     // may not even be runnable: drop the stale frames and explore afresh
     // from here rather than pick a task that cannot run.
     const Frame& f = stack_[depth_];
-    const bool same = f.current == current && f.order.size() == enabled.size() &&
-                      std::find(enabled.begin(), enabled.end(), f.order[f.idx]) != enabled.end();
+    const bool same =
+        f.current == current && f.order.size() == enabled.size() &&
+        std::find(enabled.begin(), enabled.end(), f.order[f.idx]) !=
+            enabled.end();
     if (!same) {
       nondeterministic_ = true;
       stack_.resize(depth_);
@@ -55,7 +58,8 @@ int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current, bool 
   }
   if (por_) {
     for (size_t i = 0; i < f.idx; i++)
-      if (f.order[i] != current) siblings_.push_back(Passed{f.order[i], log_.size()});
+      if (f.order[i] != current)
+        siblings_.push_back(Passed{f.order[i], log_.size()});
   }
   return choice;
 }
@@ -69,7 +73,8 @@ static bool Gates(int gates, int cpu, int x_cpu, bool x_interrupt) {
 
 // Whether s depends on no step of log_[from, to): it conflicts with none,
 // and turns nothing off that would have kept one from running.
-bool ExhaustiveStrategy::Independent(size_t from, size_t to, const LoggedStep& s) const {
+bool ExhaustiveStrategy::Independent(size_t from, size_t to,
+                                     const LoggedStep& s) const {
   if (s.fp.all) return false;
   for (size_t i = from; i < to; i++) {
     const LoggedStep& x = log_[i];
@@ -99,7 +104,8 @@ StepFootprint ExhaustiveStrategy::Footprint(const StepInfo& step) const {
 
 bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
   if (!por_) return true;
-  LoggedStep s{step.task, step.created, step.cpu, step.context == TaskContext::kInterrupt,
+  LoggedStep s{step.task,       step.created,
+               step.cpu,        step.context == TaskContext::kInterrupt,
                step.gates_more, Footprint(step)};
   // Rule 1: t resumes after its preemption.
   for (size_t i = 0; i < windows_.size(); i++) {

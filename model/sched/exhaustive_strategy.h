@@ -45,13 +45,17 @@ class ExhaustiveStrategy : public Strategy {
   // context bounding — every schedule with no preemption first, then with
   // up to one, ... up to the bound (each level repeats the few schedules of
   // the levels below), so a shallow bug is found early.
-  explicit ExhaustiveStrategy(int preemption_bound, bool por = false, bool iterative = false)
-      : bound_(preemption_bound), por_(por), iterative_(iterative && preemption_bound > 0) {}
+  explicit ExhaustiveStrategy(int preemption_bound, bool por = false,
+                              bool iterative = false)
+      : bound_(preemption_bound),
+        por_(por),
+        iterative_(iterative && preemption_bound > 0) {}
   std::string Name() const override {
     return (por_ ? "exhaustive-por" : "exhaustive") + std::to_string(bound_);
   }
   void BeginRun(uint64_t) override;
-  int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long) override;
+  int Pick(const std::vector<int>& enabled, int current, bool current_enabled,
+           long) override;
   bool OnStep(const StepInfo& step) override;
   bool WantsSteps() const override { return por_; }
   // What each step touches (the system's table: RunSpec::footprint).
@@ -93,8 +97,8 @@ class ExhaustiveStrategy : public Strategy {
   // A passed-over task running its first steps since (rule 2).
   struct Chunk {
     int task = -1;
-    size_t start = 0;            // its first step in log_
-    std::vector<size_t> froms;   // the nodes it was passed over at
+    size_t start = 0;           // its first step in log_
+    std::vector<size_t> froms;  // the nodes it was passed over at
   };
   bool Allowed(const Frame& f, int choice) const;
   bool Independent(size_t from, size_t to, const LoggedStep& s) const;
@@ -105,16 +109,16 @@ class ExhaustiveStrategy : public Strategy {
   bool por_;
   bool iterative_;
   FootprintFn footprint_;
-  int level_ = 0;                  // the bound of this pass (iterative)
+  int level_ = 0;  // the bound of this pass (iterative)
   std::vector<Frame> stack_;
   size_t depth_ = 0;
   int preemptions_ = 0;
   long schedules_ = 0;
   long pruned_ = 0;
   bool nondeterministic_ = false;
-  std::vector<LoggedStep> log_;    // this run's steps (with por)
-  std::vector<Passed> windows_;    // preempted tasks not yet resumed
-  std::vector<Passed> siblings_;   // passed-over siblings not yet run
+  std::vector<LoggedStep> log_;   // this run's steps (with por)
+  std::vector<Passed> windows_;   // preempted tasks not yet resumed
+  std::vector<Passed> siblings_;  // passed-over siblings not yet run
   Chunk chunk_;
 };
 

@@ -64,7 +64,8 @@ void ExploreExecutor::Point(const char* op, uint64_t arg) {
   if (stopping_) throw TaskOops{};
 }
 
-void ExploreExecutor::WaitEvent(WaitList& wq, const std::function<bool()>& cond) {
+void ExploreExecutor::WaitEvent(WaitList& wq,
+                                const std::function<bool()>& cond) {
   Slot* s = current_;
   while (!cond()) {
     s->task.state = TaskState::kBlocked;
@@ -95,7 +96,9 @@ void ExploreExecutor::WakeUp(WaitList& wq) {
 bool ExploreExecutor::Gated(const Slot& s) const {
   for (const auto& o : slots_) {
     const Task& u = o->task;
-    if (&u == &s.task || u.cpu != s.task.cpu || u.state == TaskState::kDone || !u.started) continue;
+    if (&u == &s.task || u.cpu != s.task.cpu || u.state == TaskState::kDone ||
+        !u.started)
+      continue;
     if (u.in_interrupt()) return true;
     if (u.irqs_disabled > 0) return true;
     if (u.preempt_count > 0 && !s.task.in_interrupt()) return true;
@@ -175,7 +178,8 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   info.context = s->task.spec.context;
   info.op = op;
   info.arg = arg;
-  info.created = slots_.size() != tasks_before || (kernel && kernel->ObjectIdsIssued() != ids_before);
+  info.created = slots_.size() != tasks_before ||
+                 (kernel && kernel->ObjectIdsIssued() != ids_before);
   info.cpu = s->task.cpu;
   info.gates_more = gate(s->task) & ~gate_before;
   info.wide = kernel && kernel->WideEffects() != wide_before;
@@ -203,12 +207,14 @@ RunOutcome ExploreExecutor::Run(RunHooks& kernel) {
   while (!stopping_) {
     Enabled(&enabled_);
     if (enabled_.empty()) {
-      bool live = std::any_of(slots_.begin(), slots_.end(),
-                              [](const auto& s) { return s->task.state != TaskState::kDone; });
+      bool live = std::any_of(slots_.begin(), slots_.end(), [](const auto& s) {
+        return s->task.state != TaskState::kDone;
+      });
       if (live) ReportHang(kernel);
       break;
     }
-    bool last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(), last) != enabled_.end();
+    bool last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(),
+                                               last) != enabled_.end();
     int pick = enabled_[0];
     if (enabled_.size() > 1) {
       pick = strategy_->Pick(enabled_, last, last_enabled, steps_);

@@ -5,16 +5,18 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/replay_strategy.h"
-#include "model/base/rng.h"
 
 namespace squashlab {
 
-std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt, const FootprintFn& footprint) {
+std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt,
+                                       const FootprintFn& footprint) {
   if (opt.strategy == "random") return MakeRandomStrategy();
   if (opt.strategy == "exhaustive") {
-    auto s = std::make_unique<ExhaustiveStrategy>(opt.preemption_bound, opt.por, opt.iterative);
+    auto s = std::make_unique<ExhaustiveStrategy>(opt.preemption_bound, opt.por,
+                                                  opt.iterative);
     s->set_footprint(footprint);
     return s;
   }
@@ -24,18 +26,20 @@ std::unique_ptr<Strategy> MakeStrategy(const ExploreOptions& opt, const Footprin
 ExploreOptions ExploreOptionsFromEnv(ExploreOptions o) {
   auto env = [](const char* name) -> const char* { return std::getenv(name); };
   if (const char* v = env("SQUASHLAB_STRATEGY")) o.strategy = v;
-  if (const char* v = env("SQUASHLAB_SEED")) o.seed = std::strtoull(v, nullptr, 10);
+  if (const char* v = env("SQUASHLAB_SEED"))
+    o.seed = std::strtoull(v, nullptr, 10);
   if (const char* v = env("SQUASHLAB_RUNS")) o.max_runs = std::atol(v);
   if (const char* v = env("SQUASHLAB_SECONDS")) o.max_seconds = std::atof(v);
   if (const char* v = env("SQUASHLAB_PCT_DEPTH")) o.pct_depth = std::atoi(v);
-  if (const char* v = env("SQUASHLAB_PREEMPTION_BOUND")) o.preemption_bound = std::atoi(v);
+  if (const char* v = env("SQUASHLAB_PREEMPTION_BOUND"))
+    o.preemption_bound = std::atoi(v);
   if (const char* v = env("SQUASHLAB_POR")) o.por = std::atoi(v) != 0;
   o.shard = ShardFromEnv();
   return o;
 }
 
-RunResult Explorer::RunOnce(const RunSpec& sc, Strategy& strategy, uint64_t seed, bool trace,
-                            uint64_t* fingerprint) {
+RunResult Explorer::RunOnce(const RunSpec& sc, Strategy& strategy,
+                            uint64_t seed, bool trace, uint64_t* fingerprint) {
   strategy.BeginRun(seed);
   exec_.Reset(&strategy, trace);
   RunResult r;
@@ -75,21 +79,28 @@ ExploreResult Explorer::Explore(const RunSpec& sc, const ExploreOptions& opt) {
       // Re-run by replay to get the trace of exactly this schedule.
       res.failure = Replay(sc, r.Token(sc.name));
       res.failure.strategy = r.strategy;
-      res.minimised = opt.minimise ? Minimise(sc, res.failure, opt.minimise_budget) : res.failure;
+      res.minimised = opt.minimise
+                          ? Minimise(sc, res.failure, opt.minimise_budget)
+                          : res.failure;
       break;
     }
     if (!r.more) {
       res.exhausted = true;
       break;
     }
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     if (opt.max_seconds > 0 && secs > opt.max_seconds) break;
   }
-  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  res.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return res;
 }
 
-RunResult Explorer::Replay(const RunSpec& sc, const ReplayToken& token, bool trace) {
+RunResult Explorer::Replay(const RunSpec& sc, const ReplayToken& token,
+                           bool trace) {
   auto replay = MakeReplayStrategy(token.choices);
   RunResult r = RunOnce(sc, *replay, token.seed, trace);
   r.strategy = token.strategy;
@@ -102,13 +113,15 @@ std::string Explorer::FormatFailure(const RunSpec& sc, const ExploreResult& r) {
   const RunResult& m = r.minimised;
   std::string out = m.report.ToString();
   out += "scenario: " + sc.name + "\nseed: " + std::to_string(m.seed) + "\n";
-  out += "found at run " + std::to_string(r.first_failing_run) + " by " + r.failure.strategy +
-         " (" + std::to_string(r.failure.preemptions) + " preemptions, " +
-         std::to_string(r.failure.steps) + " steps)\n";
+  out += "found at run " + std::to_string(r.first_failing_run) + " by " +
+         r.failure.strategy + " (" + std::to_string(r.failure.preemptions) +
+         " preemptions, " + std::to_string(r.failure.steps) + " steps)\n";
   out += "replay token: " + r.failure.Token(sc.name).ToString() + "\n";
   out += "minimised: " + std::to_string(m.preemptions) + " preemptions, " +
-         std::to_string(m.steps) + " steps; token: " + m.Token(sc.name).ToString() + "\n";
-  out += m.trace.Ftrace("explore, scenario " + sc.name + ", minimised schedule");
+         std::to_string(m.steps) +
+         " steps; token: " + m.Token(sc.name).ToString() + "\n";
+  out +=
+      m.trace.Ftrace("explore, scenario " + sc.name + ", minimised schedule");
   return out;
 }
 

@@ -51,7 +51,8 @@ struct PoolStack {
 StackPool::StackPool(size_t stack_size) : stack_size_(stack_size) {}
 
 StackPool::~StackPool() {
-  for (void* b : all_) munmap(static_cast<char*>(b) - kGuard, stack_size_ + kGuard);
+  for (void* b : all_)
+    munmap(static_cast<char*>(b) - kGuard, stack_size_ + kGuard);
 }
 
 void* StackPool::Take() {
@@ -73,8 +74,9 @@ void StackPool::Give(void* base) { free_.push_back(base); }
 
 Fiber::Fiber(StackPool* pool, std::function<void()> body)
     : pool_(pool), body_(std::move(body)), stack_base_(pool->Take()) {
-  self_ = ctx::fiber(std::allocator_arg, PoolStack{stack_base_, pool->stack_size()},
-                     [this](ctx::fiber&& c) { return Entry(std::move(c)); });
+  self_ =
+      ctx::fiber(std::allocator_arg, PoolStack{stack_base_, pool->stack_size()},
+                 [this](ctx::fiber&& c) { return Entry(std::move(c)); });
 #ifdef SQL_FIBER_TSAN
   tsan_fiber_ = __tsan_create_fiber(0);
 #endif
@@ -118,7 +120,8 @@ void Fiber::SwitchIn() {
 
 void Fiber::SwitchOut(bool dying) {
 #ifdef SQL_FIBER_ASAN
-  __sanitizer_start_switch_fiber(dying ? nullptr : &fake_stack_, caller_bottom_, caller_size_);
+  __sanitizer_start_switch_fiber(dying ? nullptr : &fake_stack_, caller_bottom_,
+                                 caller_size_);
 #endif
   (void)dying;
 }

@@ -21,8 +21,9 @@ bool Better(const RunResult& a, const RunResult& b) {
 
 }  // namespace
 
-bool Explorer::FewerPreemptions(const RunSpec& sc, RunResult* best, long* budget) {
-  for (int bound = 0; bound < best->preemptions && *budget > 0; bound++) {
+bool Explorer::FewerPreemptions(const RunSpec& sc, RunResult* best,
+                                long* budget) {
+  for (int bound = 0; bound<best->preemptions&& * budget> 0; bound++) {
     ExhaustiveStrategy ex(bound);
     for (;;) {
       RunResult r = RunOnce(sc, ex, best->seed, false);
@@ -58,7 +59,8 @@ bool Explorer::ShorterPrefix(const RunSpec& sc, RunResult* best, long* budget) {
   return false;
 }
 
-RunResult Explorer::Minimise(const RunSpec& sc, const RunResult& failing, long budget) {
+RunResult Explorer::Minimise(const RunSpec& sc, const RunResult& failing,
+                             long budget) {
   RunResult best = failing;
   std::string strategy = failing.strategy;
   FewerPreemptions(sc, &best, &budget);

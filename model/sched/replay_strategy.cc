@@ -6,11 +6,12 @@
 
 namespace squashlab {
 
-int ReplayStrategy::Pick(const std::vector<int>& enabled, int current, bool current_enabled,
-                         long) {
+int ReplayStrategy::Pick(const std::vector<int>& enabled, int current,
+                         bool current_enabled, long) {
   if (next_ < choices_.size()) {
     int want = choices_[next_++];
-    if (std::find(enabled.begin(), enabled.end(), want) != enabled.end()) return want;
+    if (std::find(enabled.begin(), enabled.end(), want) != enabled.end())
+      return want;
     diverged_ = true;
   }
   return NonPreemptivePick(enabled, current, current_enabled);

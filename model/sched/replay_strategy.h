@@ -13,14 +13,16 @@ namespace squashlab {
 
 class ReplayStrategy : public Strategy {
  public:
-  explicit ReplayStrategy(std::vector<int> choices) : choices_(std::move(choices)) {}
+  explicit ReplayStrategy(std::vector<int> choices)
+      : choices_(std::move(choices)) {}
   std::string Name() const override { return "replay"; }
   bool WantsSteps() const override { return false; }
   void BeginRun(uint64_t) override {
     next_ = 0;
     diverged_ = false;
   }
-  int Pick(const std::vector<int>& enabled, int current, bool current_enabled, long) override;
+  int Pick(const std::vector<int>& enabled, int current, bool current_enabled,
+           long) override;
   // True when a recorded choice could not be followed.
   bool diverged() const { return diverged_; }
 

@@ -36,23 +36,27 @@ std::string ReplayToken::ToString() const {
     if (j - i > 1) c += "x" + std::to_string(j - i);
     i = j;
   }
-  return "sq1:" + strategy + ":" + std::to_string(seed) + ":" + scenario + ":" + c;
+  return "sq1:" + strategy + ":" + std::to_string(seed) + ":" + scenario + ":" +
+         c;
 }
 
 StatusOr<ReplayToken> ReplayToken::Parse(const std::string& text) {
   std::vector<std::string> f = Split(text, ':');
   if (f.size() != 5 || f[0] != "sq1")
-    return Status::InvalidArgument("replay token: want sq1:<strategy>:<seed>:<scenario>:<choices>");
+    return Status::InvalidArgument(
+        "replay token: want sq1:<strategy>:<seed>:<scenario>:<choices>");
   ReplayToken t;
   t.strategy = f[1];
-  if (!ParseU64(f[2], &t.seed)) return Status::InvalidArgument("replay token: bad seed " + f[2]);
+  if (!ParseU64(f[2], &t.seed))
+    return Status::InvalidArgument("replay token: bad seed " + f[2]);
   t.scenario = f[3];
   if (f[4].empty()) return t;
   for (const std::string& run : Split(f[4], '.')) {
     std::vector<std::string> rc = Split(run, 'x');
     uint64_t task = 0, count = 1;
-    if (rc.size() > 2 || !ParseU64(rc[0], &task) || (rc.size() == 2 && !ParseU64(rc[1], &count)) ||
-        count == 0 || count > 100000000 || task > 1000000)
+    if (rc.size() > 2 || !ParseU64(rc[0], &task) ||
+        (rc.size() == 2 && !ParseU64(rc[1], &count)) || count == 0 ||
+        count > 100000000 || task > 1000000)
       return Status::InvalidArgument("replay token: bad choice run " + run);
     t.choices.insert(t.choices.end(), count, static_cast<int>(task));
   }

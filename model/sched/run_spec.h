@@ -30,7 +30,9 @@ struct RunSpec {
   std::string name;  // no ':' (it is a field of replay tokens)
   // One run on `exec` (which holds no tasks of an earlier run) with `seed`.
   // `fingerprint`: if set, receives a hash of the state the run left.
-  std::function<ScenarioOutcome(Executor& exec, uint64_t seed, uint64_t* fingerprint)> run;
+  std::function<ScenarioOutcome(Executor& exec, uint64_t seed,
+                                uint64_t* fingerprint)>
+      run;
   // What each step touches (empty: everything).
   FootprintFn footprint;
 };

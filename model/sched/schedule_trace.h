@@ -18,9 +18,9 @@ struct TraceEvent {
   long step = 0;
   int task = 0;
   int cpu = 0;
-  const char* op = "";   // a string literal of the API ("lock_page")
-  uint64_t arg = 0;      // pfn, block number, bio id, ...
-  uint64_t ts_ns = 0;    // virtual time (simulate) or the step
+  const char* op = "";     // a string literal of the API ("lock_page")
+  uint64_t arg = 0;        // pfn, block number, bio id, ...
+  uint64_t ts_ns = 0;      // virtual time (simulate) or the step
   bool preempted = false;  // this task was chosen over a runnable current one
   bool woken = false;      // resumed after sleeping in `op`
 
@@ -43,7 +43,8 @@ struct ScheduleTrace {
 };
 
 // Writes the Chrome trace JSON of `trace` to `path`; false on I/O failure.
-bool WriteChromeTrace(const std::string& path, const ScheduleTrace& trace, const Report& report);
+bool WriteChromeTrace(const std::string& path, const ScheduleTrace& trace,
+                      const Report& report);
 
 }  // namespace squashlab
 

@@ -55,7 +55,8 @@ uint64_t SimulateExecutor::NowNs() {
   return t;
 }
 
-void SimulateExecutor::Charge(CostKind kind, uint64_t units, const char* codec) {
+void SimulateExecutor::Charge(CostKind kind, uint64_t units,
+                              const char* codec) {
   if (current_ == nullptr) return;
   cpus_[current_cpu_].now += cost_.Cost(kind, units, codec);
 }
@@ -80,7 +81,8 @@ void SimulateExecutor::Delay(uint64_t ns) {
   if (stopping_) throw TaskOops{};
 }
 
-void SimulateExecutor::WaitEvent(WaitList& wq, const std::function<bool()>& cond) {
+void SimulateExecutor::WaitEvent(WaitList& wq,
+                                 const std::function<bool()>& cond) {
   Slot* s = current_;
   while (!cond()) {
     s->task.state = TaskState::kBlocked;
@@ -113,12 +115,14 @@ bool SimulateExecutor::Eligible(const Slot& s, int cpu) const {
   return true;
 }
 
-SimulateExecutor::Slot* SimulateExecutor::BestReady(int cpu, uint64_t by) const {
+SimulateExecutor::Slot* SimulateExecutor::BestReady(int cpu,
+                                                    uint64_t by) const {
   Slot* best = nullptr;
   for (Slot* s : live_) {
     if (!Eligible(*s, cpu) || s->ready_at > by) continue;
     if (best == nullptr || s->task.spec.prio > best->task.spec.prio ||
-        (s->task.spec.prio == best->task.spec.prio && s->ready_at < best->ready_at))
+        (s->task.spec.prio == best->task.spec.prio &&
+         s->ready_at < best->ready_at))
       best = s;
   }
   return best;
@@ -135,9 +139,11 @@ uint64_t SimulateExecutor::NextActionTime(int cpu) const {
 
 bool SimulateExecutor::ShouldPreempt(const Cpu& c, const Slot& cand) const {
   const Task& cur = c.current->task;
-  if (cand.task.in_interrupt()) return cur.irqs_disabled == 0 && !cur.in_interrupt();
+  if (cand.task.in_interrupt())
+    return cur.irqs_disabled == 0 && !cur.in_interrupt();
   if (cur.atomic()) return false;
-  if (cand.task.spec.prio != cur.spec.prio) return cand.task.spec.prio > cur.spec.prio;
+  if (cand.task.spec.prio != cur.spec.prio)
+    return cand.task.spec.prio > cur.spec.prio;
   return c.now - c.slice_start >= cost_.timeslice_ns;
 }
 
@@ -147,7 +153,8 @@ void SimulateExecutor::Dispatch(int cpu, Slot* s) {
   s->on_cpu = true;
   s->task.cpu = cpu;
   if (s->woke) {
-    s->stats.max_wakeup_latency_ns = std::max(s->stats.max_wakeup_latency_ns, c.now - s->ready_at);
+    s->stats.max_wakeup_latency_ns =
+        std::max(s->stats.max_wakeup_latency_ns, c.now - s->ready_at);
     s->stats.wakeups++;
     s->woke = false;
   }
@@ -168,7 +175,8 @@ void SimulateExecutor::Step(int cpu) {
   Cpu& c = cpus_[cpu];
   Slot* s = c.current;
   if (record_trace_) {
-    TraceEvent e{steps_, s->task.id, cpu, s->pending_op, s->pending_arg, c.now, false, false};
+    TraceEvent e{steps_,         s->task.id, cpu,   s->pending_op,
+                 s->pending_arg, c.now,      false, false};
     trace_.events.push_back(e);
   }
   steps_++;
@@ -210,7 +218,8 @@ RunOutcome SimulateExecutor::Run(RunHooks& kernel) {
     c.now = std::max(c.now, t);
     if (c.current == nullptr) {
       Dispatch(best, BestReady(best, c.now));
-    } else if (Slot* cand = BestReady(best, c.now); cand && ShouldPreempt(c, *cand)) {
+    } else if (Slot* cand = BestReady(best, c.now);
+               cand && ShouldPreempt(c, *cand)) {
       if (cand->task.in_interrupt()) {
         c.interrupted.push_back(c.current);
       } else {

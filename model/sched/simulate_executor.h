@@ -28,7 +28,8 @@ struct TaskStats {
 
 class SimulateExecutor : public Executor {
  public:
-  explicit SimulateExecutor(CostModel cost = CostModel(), bool record_trace = false);
+  explicit SimulateExecutor(CostModel cost = CostModel(),
+                            bool record_trace = false);
   ~SimulateExecutor() override;
 
   Task* Spawn(TaskSpec spec) override;
@@ -55,8 +56,8 @@ class SimulateExecutor : public Executor {
     Task task;
     std::unique_ptr<Fiber> fiber;
     uint64_t ready_at = 0;
-    bool on_cpu = false;       // current, or interrupted on a CPU's stack
-    bool woke = false;         // became ready by a wakeup or a timer
+    bool on_cpu = false;  // current, or interrupted on a CPU's stack
+    bool woke = false;    // became ready by a wakeup or a timer
     TaskStats stats;
     const char* pending_op = "start";
     uint64_t pending_arg = 0;
@@ -81,7 +82,8 @@ class SimulateExecutor : public Executor {
   bool record_trace_;
   StackPool stacks_;
   std::vector<std::unique_ptr<Slot>> slots_;
-  std::vector<Slot*> live_;  // slots not done, in spawn order (what the scans visit)
+  std::vector<Slot*>
+      live_;  // slots not done, in spawn order (what the scans visit)
   std::vector<Cpu> cpus_;
   Slot* current_ = nullptr;
   int current_cpu_ = -1;

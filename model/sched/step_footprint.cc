@@ -5,8 +5,8 @@
 
 namespace squashlab {
 
-void StepFootprint::Add(Class c, uint64_t identity, uint8_t f, uint8_t w, uint8_t r, bool counted,
-                        bool zero_all) {
+void StepFootprint::Add(Class c, uint64_t identity, uint8_t f, uint8_t w,
+                        uint8_t r, bool counted, bool zero_all) {
   if (c == 0) return;
   if (n == 3) {
     all = true;
@@ -24,12 +24,16 @@ void StepFootprint::Add(Class c, uint64_t identity, uint8_t f, uint8_t w, uint8_
 
 void StepFootprint::AddWaits(const StepInfo& step) {
   for (const void* q : step.waited) {
-    if (nwaited == 2) many_queues = true;
-    else waited[nwaited++] = q;
+    if (nwaited == 2)
+      many_queues = true;
+    else
+      waited[nwaited++] = q;
   }
   for (const void* q : step.woke) {
-    if (nwoke == 2) many_queues = true;
-    else woke[nwoke++] = q;
+    if (nwoke == 2)
+      many_queues = true;
+    else
+      woke[nwoke++] = q;
   }
 }
 
@@ -47,7 +51,8 @@ bool Meet(const StepFootprint& sleeper, const StepFootprint& waker) {
 
 bool SameObject(const StepFootprint& a, int i, const StepFootprint& b, int j) {
   if (a.id[i] == b.id[j]) return true;
-  return (a.zero_is_all[i] || b.zero_is_all[j]) && (a.id[i] == 0 || b.id[j] == 0);
+  return (a.zero_is_all[i] || b.zero_is_all[j]) &&
+         (a.id[i] == 0 || b.id[j] == 0);
 }
 
 }  // namespace
@@ -58,8 +63,8 @@ bool Conflict(const StepFootprint& a, const StepFootprint& b) {
     for (int j = 0; j < b.n; j++)
       if (a.cls[i] == b.cls[j] && SameObject(a, i, b, j) &&
           (((a.writes[i] & b.fields[j]) | (b.writes[j] & a.fields[i])) != 0 ||
-           (a.ref[i] != StepFootprint::kNoRef && b.ref[j] != StepFootprint::kNoRef &&
-            a.ref[i] != b.ref[j])))
+           (a.ref[i] != StepFootprint::kNoRef &&
+            b.ref[j] != StepFootprint::kNoRef && a.ref[i] != b.ref[j])))
         return true;
   return Meet(a, b) || Meet(b, a);
 }

@@ -34,9 +34,9 @@ struct StepFootprint {
   int n = 0;
   Class cls[3] = {0, 0, 0};
   uint64_t id[3] = {0, 0, 0};
-  uint8_t fields[3] = {0, 0, 0};  // read or written
-  uint8_t writes[3] = {0, 0, 0};  // written (a subset of fields)
-  uint8_t ref[3] = {0, 0, 0};     // RefKind
+  uint8_t fields[3] = {0, 0, 0};                // read or written
+  uint8_t writes[3] = {0, 0, 0};                // written (a subset of fields)
+  uint8_t ref[3] = {0, 0, 0};                   // RefKind
   bool zero_is_all[3] = {false, false, false};  // identity 0 stands for all
   // Wait queues (by address): a step that queued itself on one depends on
   // a step that woke it; two sleepers commute (each adds itself to a list
@@ -49,8 +49,9 @@ struct StepFootprint {
   // One touched object. `counted`: the class has a reference count, and
   // `r` says what the step does to it (the whole object, kAllFields
   // written, includes the count).
-  void Add(Class c, uint64_t identity, uint8_t f = kAllFields, uint8_t w = kAllFields,
-           uint8_t r = kRefRead, bool counted = false, bool zero_all = false);
+  void Add(Class c, uint64_t identity, uint8_t f = kAllFields,
+           uint8_t w = kAllFields, uint8_t r = kRefRead, bool counted = false,
+           bool zero_all = false);
   // The wait queues the executor saw the step sleep on and wake.
   void AddWaits(const StepInfo& step);
 };

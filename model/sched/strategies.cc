@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <map>
 
-#include "model/sched/replay_strategy.h"
 #include "model/base/rng.h"
+#include "model/sched/replay_strategy.h"
 #include "model/sched/strategy.h"
 
 namespace squashlab {
 
-int NonPreemptivePick(const std::vector<int>& enabled, int current, bool current_enabled) {
+int NonPreemptivePick(const std::vector<int>& enabled, int current,
+                      bool current_enabled) {
   return current_enabled ? current : enabled.front();
 }
 
@@ -32,7 +33,9 @@ class RandomStrategy : public Strategy {
 class PctStrategy : public Strategy {
  public:
   PctStrategy(int depth, long steps_estimate)
-      : depth_(std::max(1, depth)), estimate_(steps_estimate), learn_(steps_estimate <= 0) {}
+      : depth_(std::max(1, depth)),
+        estimate_(steps_estimate),
+        learn_(steps_estimate <= 0) {}
   std::string Name() const override { return "pct" + std::to_string(depth_); }
   bool WantsSteps() const override { return false; }
 
@@ -41,7 +44,8 @@ class PctStrategy : public Strategy {
     prio_.clear();
     change_points_.clear();
     long k = std::max(1L, estimate_);
-    for (int i = 1; i < depth_; i++) change_points_.push_back(1 + rng_.Below(k));
+    for (int i = 1; i < depth_; i++)
+      change_points_.push_back(1 + rng_.Below(k));
     std::sort(change_points_.begin(), change_points_.end());
     next_change_ = 0;
   }
@@ -49,9 +53,12 @@ class PctStrategy : public Strategy {
     // Initial priorities are above every change-point priority (< depth).
     prio_[id] = depth_ + static_cast<long>(rng_.Below(1u << 30));
   }
-  int Pick(const std::vector<int>& enabled, int current, bool, long step) override {
-    while (next_change_ < change_points_.size() && change_points_[next_change_] <= step) {
-      if (current >= 0) prio_[current] = depth_ - 1 - static_cast<long>(next_change_);
+  int Pick(const std::vector<int>& enabled, int current, bool,
+           long step) override {
+    while (next_change_ < change_points_.size() &&
+           change_points_[next_change_] <= step) {
+      if (current >= 0)
+        prio_[current] = depth_ - 1 - static_cast<long>(next_change_);
       next_change_++;
     }
     int best = enabled.front();
@@ -76,7 +83,9 @@ class PctStrategy : public Strategy {
 
 }  // namespace
 
-std::unique_ptr<Strategy> MakeRandomStrategy() { return std::make_unique<RandomStrategy>(); }
+std::unique_ptr<Strategy> MakeRandomStrategy() {
+  return std::make_unique<RandomStrategy>();
+}
 std::unique_ptr<Strategy> MakePctStrategy(int depth, long steps_estimate) {
   return std::make_unique<PctStrategy>(depth, steps_estimate);
 }

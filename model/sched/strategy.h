@@ -56,8 +56,8 @@ class Strategy {
   // task that just reached its scheduling point (-1 at the start), and
   // `current_enabled` says whether continuing it is possible (choosing
   // another one is then a preemption). `step` counts every point so far.
-  virtual int Pick(const std::vector<int>& enabled, int current, bool current_enabled,
-                   long step) = 0;
+  virtual int Pick(const std::vector<int>& enabled, int current,
+                   bool current_enabled, long step) = 0;
   // After each run; false when the strategy has nothing left to try.
   virtual bool EndRun(long steps) {
     (void)steps;
@@ -77,7 +77,8 @@ class Strategy {
 };
 
 // The non-preemptive default: keep the current task, else the lowest id.
-int NonPreemptivePick(const std::vector<int>& enabled, int current, bool current_enabled);
+int NonPreemptivePick(const std::vector<int>& enabled, int current,
+                      bool current_enabled);
 
 std::unique_ptr<Strategy> MakeRandomStrategy();
 // PCT (Burckhardt et al., ASPLOS 2010): random priorities, depth-1 priority

@@ -16,11 +16,11 @@ struct blk_plug;
 enum class TaskContext { kProcess, kInterrupt, kWorkqueue };
 
 struct TaskSpec {
-  std::string name;                 // "dd", "kworker/0:1", "irq/mmc0"
+  std::string name;  // "dd", "kworker/0:1", "irq/mmc0"
   TaskContext context = TaskContext::kProcess;
-  int cpu = -1;                     // -1: the executor assigns one
-  int prio = 0;                     // higher runs first (simulate only)
-  uint64_t start_ns = 0;            // earliest start in virtual time (simulate)
+  int cpu = -1;           // -1: the executor assigns one
+  int prio = 0;           // higher runs first (simulate only)
+  uint64_t start_ns = 0;  // earliest start in virtual time (simulate)
   std::function<void()> body;
 };
 
@@ -34,16 +34,18 @@ struct Task {
   int cpu = 0;
   TaskState state = TaskState::kRunnable;
   bool started = false;
-  int preempt_count = 0;     // preempt_disable depth (get_cpu_ptr, spinlocks)
-  int migrate_disable = 0;   // local_lock on PREEMPT_RT
-  int irqs_disabled = 0;     // local_irq_save depth
+  int preempt_count = 0;    // preempt_disable depth (get_cpu_ptr, spinlocks)
+  int migrate_disable = 0;  // local_lock on PREEMPT_RT
+  int irqs_disabled = 0;    // local_irq_save depth
   WaitList* blocked_on = nullptr;
   blk_plug* plug = nullptr;  // the kernel's current->plug (the kernel layer's)
   const char* blocked_in = "";  // the API function it sleeps in
   uint64_t blocked_arg = 0;
   std::string Comm() const { return spec.name + ":" + std::to_string(id); }
   bool in_interrupt() const { return spec.context == TaskContext::kInterrupt; }
-  bool atomic() const { return preempt_count > 0 || irqs_disabled > 0 || in_interrupt(); }
+  bool atomic() const {
+    return preempt_count > 0 || irqs_disabled > 0 || in_interrupt();
+  }
 };
 
 // Thrown inside a task when a report ends its run (the kernel's oops), and

@@ -72,10 +72,12 @@ void ThreadsExecutor::Point(const char*, uint64_t) {
   if (tls_task == nullptr) return;
   steps_.fetch_add(1, std::memory_order_relaxed);
   if (stopping_.load(std::memory_order_relaxed)) throw TaskOops{};
-  if (opt_.yield_one_in > 0 && tls_rng->Below(opt_.yield_one_in) == 0) std::this_thread::yield();
+  if (opt_.yield_one_in > 0 && tls_rng->Below(opt_.yield_one_in) == 0)
+    std::this_thread::yield();
 }
 
-void ThreadsExecutor::WaitEvent(WaitList& wq, const std::function<bool()>& cond) {
+void ThreadsExecutor::WaitEvent(WaitList& wq,
+                                const std::function<bool()>& cond) {
   std::unique_lock<std::mutex> l(wq.mu);
   if (cond()) return;
   asleep_.fetch_add(1);
@@ -97,12 +99,14 @@ void ThreadsExecutor::WakeUp(WaitList& wq) {
 
 void ThreadsExecutor::Delay(uint64_t ns) {
   if (tls_task == nullptr) return;
-  std::this_thread::sleep_for(std::chrono::nanoseconds(ns / opt_.delay_divisor));
+  std::this_thread::sleep_for(
+      std::chrono::nanoseconds(ns / opt_.delay_divisor));
 }
 
 uint64_t ThreadsExecutor::NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                              start_).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now() - start_)
+      .count();
 }
 
 // A CPU's non-preemptible sections exclude each other, as on one real CPU.

@@ -19,9 +19,9 @@
 namespace squashlab {
 
 struct ThreadsOptions {
-  int hang_ms = 200;           // all live tasks asleep this long: a hang
+  int hang_ms = 200;             // all live tasks asleep this long: a hang
   uint64_t delay_divisor = 100;  // Delay(ns) sleeps ns / divisor real time
-  int yield_one_in = 4;        // at a point, yield the CPU with this odds
+  int yield_one_in = 4;          // at a point, yield the CPU with this odds
   uint64_t seed = 1;
 };
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/sched/explorer.h"
 #include "model/kernel/testing/planted.h"
+#include "model/sched/explorer.h"
 
 namespace squashlab {
 namespace {
@@ -37,8 +37,9 @@ TEST(BytesStrategy, ExhaustedBytesAreNonPreemptiveAndEachRunStartsOver) {
   for (int run = 0; run < 2; run++) {
     s.BeginRun(static_cast<uint64_t>(run));
     EXPECT_EQ(s.Pick(enabled, 0, true, 0), 1);
-    EXPECT_EQ(s.Pick(enabled, 1, true, 1), 1);   // out of bytes: keep current
-    EXPECT_EQ(s.Pick(enabled, 1, false, 2), 0);  // out of bytes, blocked: lowest
+    EXPECT_EQ(s.Pick(enabled, 1, true, 1), 1);  // out of bytes: keep current
+    EXPECT_EQ(s.Pick(enabled, 1, false, 2),
+              0);  // out of bytes, blocked: lowest
     EXPECT_EQ(s.consumed(), 1u);
   }
 }
@@ -73,7 +74,8 @@ TEST(BytesStrategy, OneNonzeroByteFindsTheLostUpdateAndItsChoicesReplay) {
     EXPECT_TRUE(again.report.SameAs(r.report));
     EXPECT_FALSE(again.diverged);
   }
-  // The read-to-write window of either task: a preemption there loses an update.
+  // The read-to-write window of either task: a preemption there loses an
+  // update.
   EXPECT_GE(found, 1);
 }
 

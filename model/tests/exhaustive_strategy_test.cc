@@ -4,8 +4,6 @@
 // reduction keeps every order of conflicting steps the full search reaches.
 #include "model/sched/exhaustive_strategy.h"
 
-#include "model/kernel/api_footprints.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +11,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "model/kernel/api_footprints.h"
 
 namespace squashlab {
 namespace {
@@ -22,7 +22,7 @@ TEST(ExhaustiveStrategyTest, DivergingRunGetsARunnableChoiceAndIsFlagged) {
   s.BeginRun(0);
   EXPECT_EQ(s.Pick({0, 1}, 0, true, 0), 0);  // non-preemptive default first
   EXPECT_EQ(s.Pick({0, 1}, 0, true, 1), 0);
-  ASSERT_TRUE(s.EndRun(2));                  // next: preempt at depth 1
+  ASSERT_TRUE(s.EndRun(2));  // next: preempt at depth 1
   s.BeginRun(0);
   EXPECT_EQ(s.Pick({0, 1}, 0, true, 0), 0);
   // The second run diverges: other tasks are runnable at depth 1.
@@ -45,7 +45,6 @@ TEST(ExhaustiveStrategyTest, DeterministicProgramIsNotFlagged) {
   EXPECT_EQ(runs, 3);  // no preemption, preempt at step 0, preempt at step 1
 }
 
-
 // A program for the strategy alone: each task is a list of (op, arg) steps,
 // run without an executor; a task is stopped after its last step.
 using Program = std::vector<std::vector<std::pair<const char*, uint64_t>>>;
@@ -59,7 +58,8 @@ struct Outcome {
 
 // `cpus`: each task's CPU (default: all on CPU 0); a "preempt_disable" step
 // reports that it gates its CPU's other process-context tasks.
-Outcome Explore(const Program& prog, int bound, bool por, std::vector<int> cpus = {}) {
+Outcome Explore(const Program& prog, int bound, bool por,
+                std::vector<int> cpus = {}) {
   cpus.resize(prog.size(), 0);
   ExhaustiveStrategy s(bound, por, por);
   s.set_footprint([](const StepInfo& step) { return FootprintOf(step); });
@@ -77,15 +77,18 @@ Outcome Explore(const Program& prog, int bound, bool por, std::vector<int> cpus 
       for (size_t t = 0; t < prog.size(); t++)
         if (pc[t] < prog[t].size()) enabled.push_back(static_cast<int>(t));
       if (enabled.empty()) break;
-      bool cur_enabled = std::find(enabled.begin(), enabled.end(), current) != enabled.end();
-      int pick = enabled.size() > 1 ? s.Pick(enabled, current, cur_enabled, 0) : enabled[0];
+      bool cur_enabled =
+          std::find(enabled.begin(), enabled.end(), current) != enabled.end();
+      int pick = enabled.size() > 1 ? s.Pick(enabled, current, cur_enabled, 0)
+                                    : enabled[0];
       StepInfo info;
       info.task = pick;
       info.op = prog[pick][pc[pick]].first;
       info.arg = prog[pick][pc[pick]].second;
       info.stopped = ++pc[pick] == prog[pick].size();
       info.cpu = cpus[pick];
-      if (std::string_view(info.op) == "preempt_disable") info.gates_more = StepInfo::kGatesPreemption;
+      if (std::string_view(info.op) == "preempt_disable")
+        info.gates_more = StepInfo::kGatesPreemption;
       done.push_back({pick, FootprintOf(info)});
       index.push_back(static_cast<int>(pc[pick]));
       current = pick;
@@ -99,8 +102,10 @@ Outcome Explore(const Program& prog, int bound, bool por, std::vector<int> cpus 
       std::vector<int> trace;  // "step a ran before step b", sorted
       for (size_t i = 0; i < done.size(); i++)
         for (size_t j = i + 1; j < done.size(); j++)
-          if (done[i].first != done[j].first && Conflict(done[i].second, done[j].second))
-            trace.push_back(((done[i].first * 10 + index[i]) * 100) + done[j].first * 10 + index[j]);
+          if (done[i].first != done[j].first &&
+              Conflict(done[i].second, done[j].second))
+            trace.push_back(((done[i].first * 10 + index[i]) * 100) +
+                            done[j].first * 10 + index[j]);
       std::sort(trace.begin(), trace.end());
       out.traces.insert(trace);
     }
@@ -112,8 +117,14 @@ Outcome Explore(const Program& prog, int bound, bool por, std::vector<int> cpus 
 TEST(ExhaustiveStrategyTest, ReductionKeepsEveryOrderOfConflictingSteps) {
   // Three tasks: private pages, one shared page, the slab, a shared buffer.
   const Program prog = {
-      {{"PageUptodate", 1}, {"SetPageUptodate", 7}, {"kmalloc", 64}, {"put_page", 1}},
-      {{"PageUptodate", 2}, {"kmalloc", 16}, {"PageUptodate", 7}, {"get_bh", 3}},
+      {{"PageUptodate", 1},
+       {"SetPageUptodate", 7},
+       {"kmalloc", 64},
+       {"put_page", 1}},
+      {{"PageUptodate", 2},
+       {"kmalloc", 16},
+       {"PageUptodate", 7},
+       {"get_bh", 3}},
       {{"get_bh", 3}, {"PageUptodate", 4}, {"put_bh", 3}},
   };
   for (int bound : {0, 1, 2}) {
@@ -127,7 +138,8 @@ TEST(ExhaustiveStrategyTest, ReductionKeepsEveryOrderOfConflictingSteps) {
 TEST(ExhaustiveStrategyTest, IndependentTasksRunOncePerPass) {
   const Program prog = {{{"PageUptodate", 1}, {"PageUptodate", 1}},
                         {{"PageUptodate", 2}, {"PageUptodate", 2}}};
-  EXPECT_EQ(Explore(prog, 2, false).complete, 6);  // all C(4,2) orders fit in bound 2
+  EXPECT_EQ(Explore(prog, 2, false).complete,
+            6);  // all C(4,2) orders fit in bound 2
   // One complete run per pass of iterative bounding (bounds 0, 1, 2).
   Outcome reduced = Explore(prog, 2, true);
   EXPECT_EQ(reduced.traces.size(), 1u);
@@ -144,13 +156,15 @@ TEST(FootprintTest, FlagsConflictBitByBitAndReadsCommute) {
   EXPECT_FALSE(Conflict(Fp("PageUptodate", 7), Fp("PageUptodate", 7)));
   EXPECT_TRUE(Conflict(Fp("PageUptodate", 7), Fp("SetPageUptodate", 7)));
   EXPECT_FALSE(Conflict(Fp("PageUptodate", 7), Fp("SetPageUptodate", 8)));
-  EXPECT_TRUE(Conflict(Fp("SetPageUptodate", 7), Fp("unlock_page", 7)));  // checks PG_locked
+  EXPECT_TRUE(Conflict(Fp("SetPageUptodate", 7),
+                       Fp("unlock_page", 7)));  // checks PG_locked
   EXPECT_FALSE(Conflict(Fp("PageError", 7), Fp("unlock_page", 7)));
   EXPECT_FALSE(Conflict(Fp("trylock_buffer", 3), Fp("set_buffer_uptodate", 3)));
   EXPECT_TRUE(Conflict(Fp("trylock_buffer", 3), Fp("unlock_buffer", 3)));
   EXPECT_TRUE(Conflict(Fp("wait_on_buffer", 3), Fp("unlock_buffer", 3)));
   EXPECT_FALSE(Conflict(Fp("wait_on_buffer", 3), Fp("buffer_uptodate", 3)));
-  EXPECT_TRUE(Conflict(Fp("submit_bh", 3), Fp("buffer_uptodate", 3)));  // the whole buffer
+  EXPECT_TRUE(Conflict(Fp("submit_bh", 3),
+                       Fp("buffer_uptodate", 3)));  // the whole buffer
   EXPECT_FALSE(Conflict(Fp("flush_dcache_page", 7), Fp("SetPageUptodate", 7)));
 }
 
@@ -164,7 +178,8 @@ TEST(FootprintTest, ReferenceGetsCommuteAndPutsCommuteButNotWithEachOther) {
   EXPECT_FALSE(Conflict(Fp("__getblk", 3), Fp("get_bh", 3)));
   EXPECT_TRUE(Conflict(Fp("__getblk", 3), Fp("put_bh", 3)));
   EXPECT_TRUE(Conflict(Fp("__brelse", 3), Fp("get_bh", 3)));
-  EXPECT_TRUE(Conflict(Fp("submit_bh", 3), Fp("get_bh", 3)));  // the whole buffer
+  EXPECT_TRUE(
+      Conflict(Fp("submit_bh", 3), Fp("get_bh", 3)));  // the whole buffer
 }
 
 TEST(FootprintTest, AWideStepTouchesEverything) {
@@ -180,10 +195,13 @@ TEST(FootprintTest, AWideStepTouchesEverything) {
 TEST(FootprintTest, SlabCachesAndWorkItems) {
   EXPECT_TRUE(Conflict(Fp("kmalloc", 64), Fp("kfree", 64)));
   EXPECT_FALSE(Conflict(Fp("kmalloc", 64), Fp("kfree", 16)));
-  EXPECT_TRUE(Conflict(Fp("kmalloc", 64), Fp("kfree", 0)));  // unknown object: every cache
-  EXPECT_FALSE(Conflict(Fp("kmalloc", 64, false), Fp("kfree", 64, false)));  // quarantine
+  EXPECT_TRUE(Conflict(Fp("kmalloc", 64),
+                       Fp("kfree", 0)));  // unknown object: every cache
+  EXPECT_FALSE(Conflict(Fp("kmalloc", 64, false),
+                        Fp("kfree", 64, false)));  // quarantine
   EXPECT_FALSE(Conflict(Fp("kfree", 64, false), Fp("kfree", 16, false)));
-  EXPECT_TRUE(Conflict(Fp("kfree", 64, false), Fp("process_one_work", 5)));  // debugobjects
+  EXPECT_TRUE(Conflict(Fp("kfree", 64, false),
+                       Fp("process_one_work", 5)));  // debugobjects
   EXPECT_TRUE(Conflict(Fp("queue_work", 5), Fp("process_one_work", 5)));
   EXPECT_FALSE(Conflict(Fp("queue_work", 5), Fp("process_one_work", 6)));
   StepInfo end;  // a kworker's last step ends its item: the whole table
@@ -198,8 +216,9 @@ TEST(ExhaustiveStrategyTest, TurningPreemptionOffGatesOnlyItsOwnCpu) {
   // Task 0 turns preemption off; task 1 touches other state. On another
   // CPU, a preemption before preempt_disable is useless (task 1 could have
   // run beside it); on the same CPU it is not (task 1 could not have).
-  const Program prog = {{{"PageUptodate", 1}, {"preempt_disable", 0}, {"PageUptodate", 1}},
-                        {{"PageUptodate", 2}, {"PageUptodate", 2}}};
+  const Program prog = {
+      {{"PageUptodate", 1}, {"preempt_disable", 0}, {"PageUptodate", 1}},
+      {{"PageUptodate", 2}, {"PageUptodate", 2}}};
   Outcome apart = Explore(prog, 2, true, {0, 1});
   Outcome together = Explore(prog, 2, true, {0, 0});
   EXPECT_LT(apart.complete, together.complete);

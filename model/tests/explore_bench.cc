@@ -10,43 +10,50 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "model/base/rng.h"
 #include "model/kernel/atomic.h"
-#include "model/sched/explorer.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/mutex.h"
-#include "model/kernel/scenario.h"
 #include "model/kernel/page.h"
-#include "model/base/rng.h"
+#include "model/kernel/scenario.h"
+#include "model/sched/explorer.h"
 
 namespace squashlab {
 namespace {
 
 // Each task: 11 rounds of 6 scheduling points, ~66 points: ~200 steps.
 Scenario ThreeReaders() {
-  return Scenario{"bench3", {}, [](Kernel& k) {
-    struct State { address_space* mapping; mutex m; int counter = 0; };
-    State* st = k.New<State>();
-    st->mapping = new_address_space("file");
-    mutex_init(&st->m);
-    for (int t = 0; t < 3; t++) {
-      k.Spawn(TaskSpec{"dd", TaskContext::kProcess, -1, 0, 0, [st, t] {
-        for (int i = 0; i < 11; i++) {
-          page* p = find_get_page(st->mapping, t);
-          if (p == nullptr) {
-            p = page_cache_alloc(st->mapping);
-            if (add_to_page_cache_lru(p, st->mapping, t, GFP_KERNEL) == 0) {
-              SetPageUptodate(p);
-              unlock_page(p);
-            }
-          }
-          mutex_lock(&st->m);
-          WRITE_ONCE(st->counter, READ_ONCE(st->counter) + 1);
-          mutex_unlock(&st->m);
-          put_page(p);
+  return Scenario{
+      "bench3", {}, [](Kernel& k) {
+        struct State {
+          address_space* mapping;
+          mutex m;
+          int counter = 0;
+        };
+        State* st = k.New<State>();
+        st->mapping = new_address_space("file");
+        mutex_init(&st->m);
+        for (int t = 0; t < 3; t++) {
+          k.Spawn(TaskSpec{"dd", TaskContext::kProcess, -1, 0, 0, [st, t] {
+                             for (int i = 0; i < 11; i++) {
+                               page* p = find_get_page(st->mapping, t);
+                               if (p == nullptr) {
+                                 p = page_cache_alloc(st->mapping);
+                                 if (add_to_page_cache_lru(p, st->mapping, t,
+                                                           GFP_KERNEL) == 0) {
+                                   SetPageUptodate(p);
+                                   unlock_page(p);
+                                 }
+                               }
+                               mutex_lock(&st->m);
+                               WRITE_ONCE(st->counter,
+                                          READ_ONCE(st->counter) + 1);
+                               mutex_unlock(&st->m);
+                               put_page(p);
+                             }
+                           }});
         }
-      }});
-    }
-  }};
+      }};
 }
 
 // CPU time of this process: the machine is shared, so wall-clock rates
@@ -75,15 +82,20 @@ void Bench(const char* strategy, double seconds) {
       switches += r.switches;
       failures += r.failed();
     }
-    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
   }
   double cpu = CpuSeconds() - cpu_start;
-  std::printf("%-7s %8ld schedules, %.0f steps each, %ld failures\n", strategy, runs,
-              static_cast<double>(steps) / runs, failures);
-  std::printf("        per CPU second: %9.0f schedules/s, %11.0f task switches/s\n", runs / cpu,
-              switches / cpu);
-  std::printf("        per wall second: %8.0f schedules/s, %11.0f task switches/s (%.2f s)\n",
-              runs / elapsed, switches / elapsed, elapsed);
+  std::printf("%-7s %8ld schedules, %.0f steps each, %ld failures\n", strategy,
+              runs, static_cast<double>(steps) / runs, failures);
+  std::printf(
+      "        per CPU second: %9.0f schedules/s, %11.0f task switches/s\n",
+      runs / cpu, switches / cpu);
+  std::printf(
+      "        per wall second: %8.0f schedules/s, %11.0f task switches/s "
+      "(%.2f s)\n",
+      runs / elapsed, switches / elapsed, elapsed);
 }
 
 }  // namespace
@@ -91,8 +103,10 @@ void Bench(const char* strategy, double seconds) {
 
 int main(int argc, char** argv) {
   double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
-  std::printf("explore executor, 3 tasks, one core; a task switch is one scheduler->task\n"
-              "resume (plus the task's suspend back: two Boost.Context jumps)\n");
+  std::printf(
+      "explore executor, 3 tasks, one core; a task switch is one "
+      "scheduler->task\n"
+      "resume (plus the task's suspend back: two Boost.Context jumps)\n");
   squashlab::Bench("random", seconds);
   squashlab::Bench("pct", seconds);
   return 0;

@@ -8,8 +8,8 @@
 
 #include <cstdlib>
 
-#include "model/sched/explorer.h"
 #include "model/kernel/testing/planted.h"
+#include "model/sched/explorer.h"
 
 namespace squashlab {
 namespace {
@@ -22,8 +22,8 @@ long ExpectedShare(const Shard& s, long runs) {
 
 TEST(Campaign, CorrectTwinsStayCleanAcrossShards) {
   Shard shard = ShardFromEnv();
-  for (auto make : {testing::LostUpdate, testing::OrderViolation, testing::AtomicityDepth3,
-                    testing::Deadlock}) {
+  for (auto make : {testing::LostUpdate, testing::OrderViolation,
+                    testing::AtomicityDepth3, testing::Deadlock}) {
     for (const char* strategy : {"pct", "random"}) {
       Scenario sc = make(true, 3);
       ExploreOptions opt;
@@ -43,8 +43,8 @@ TEST(Campaign, CorrectTwinsStayCleanAcrossShards) {
 
 TEST(Campaign, BuggyProgramsAreFoundInEveryShard) {
   Shard shard = ShardFromEnv();
-  for (auto make : {testing::LostUpdate, testing::OrderViolation, testing::AtomicityDepth3,
-                    testing::Deadlock}) {
+  for (auto make : {testing::LostUpdate, testing::OrderViolation,
+                    testing::AtomicityDepth3, testing::Deadlock}) {
     Scenario sc = make(false, 3);
     ExploreOptions opt;
     opt.strategy = "pct";
@@ -54,7 +54,8 @@ TEST(Campaign, BuggyProgramsAreFoundInEveryShard) {
     opt.minimise = false;
     Explorer e;
     ExploreResult r = e.Explore(sc, opt);
-    EXPECT_TRUE(r.found) << sc.name << " in shard " << shard.index << "/" << shard.total;
+    EXPECT_TRUE(r.found) << sc.name << " in shard " << shard.index << "/"
+                         << shard.total;
     if (r.found) {
       EXPECT_TRUE(shard.Owns(r.first_failing_run));
     }

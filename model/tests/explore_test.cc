@@ -10,10 +10,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "model/sched/exhaustive_strategy.h"
-#include "model/sched/explorer.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/testing/planted.h"
+#include "model/sched/exhaustive_strategy.h"
+#include "model/sched/explorer.h"
 
 namespace squashlab {
 namespace {
@@ -21,8 +21,8 @@ namespace {
 struct Planted {
   Scenario scenario;
   Scenario twin;
-  int depth;                 // ordering constraints the bug needs
-  int preemptions;           // preemptions the bug needs
+  int depth;        // ordering constraints the bug needs
+  int preemptions;  // preemptions the bug needs
   ReportKind kind;
 };
 
@@ -30,8 +30,10 @@ std::vector<Planted> AllPlanted() {
   using namespace testing;
   return {
       {LostUpdate(false), LostUpdate(true), 2, 1, ReportKind::kAssertion},
-      {OrderViolation(false), OrderViolation(true), 1, 0, ReportKind::kNullDereference},
-      {AtomicityDepth3(false), AtomicityDepth3(true), 3, 2, ReportKind::kAssertion},
+      {OrderViolation(false), OrderViolation(true), 1, 0,
+       ReportKind::kNullDereference},
+      {AtomicityDepth3(false), AtomicityDepth3(true), 3, 2,
+       ReportKind::kAssertion},
       {Deadlock(false), Deadlock(true), 2, 1, ReportKind::kHungTask},
   };
 }
@@ -43,7 +45,8 @@ long PctBound(const Scenario& sc, int depth) {
   auto s = MakeRandomStrategy();
   RunResult r = e.RunOnce(sc, *s, 1, true);
   long n = static_cast<long>(r.trace.task_names.size());
-  return n * static_cast<long>(std::pow(static_cast<double>(r.steps), depth - 1));
+  return n *
+         static_cast<long>(std::pow(static_cast<double>(r.steps), depth - 1));
 }
 
 // PCT's bound is on the expected number of runs; over 20 seeds the mean
@@ -65,15 +68,17 @@ TEST(Explore, PctFindsEachPlantedBugWithinItsBound) {
       opt.minimise = false;
       Explorer e;
       ExploreResult r = e.Explore(p.scenario, opt);
-      EXPECT_TRUE(r.found) << p.scenario.name << " seed " << seed << ": not in " << opt.max_runs;
+      EXPECT_TRUE(r.found) << p.scenario.name << " seed " << seed << ": not in "
+                           << opt.max_runs;
       EXPECT_EQ(r.failure.report.kind, p.kind) << p.scenario.name << "\n"
                                                << r.failure.report.ToString();
       total += r.found ? r.first_failing_run + 1 : opt.max_runs;
     }
     double mean = total / kSeeds;
     EXPECT_LE(mean, 1.25 * bound) << p.scenario.name;
-    std::printf("%-16s depth %d: PCT bound %ld runs; mean runs to detection %.1f\n",
-                p.scenario.name.c_str(), p.depth, bound, mean);
+    std::printf(
+        "%-16s depth %d: PCT bound %ld runs; mean runs to detection %.1f\n",
+        p.scenario.name.c_str(), p.depth, bound, mean);
   }
 }
 
@@ -163,7 +168,8 @@ TEST(Explore, ReplayTokenReproducesTheIdenticalTrace) {
     EXPECT_EQ(token->ToString(), text);
     RunResult again = e.Replay(p.scenario, *token);
     EXPECT_FALSE(again.diverged);
-    EXPECT_TRUE(again.report.SameAs(r.failure.report)) << again.report.ToString();
+    EXPECT_TRUE(again.report.SameAs(r.failure.report))
+        << again.report.ToString();
     EXPECT_EQ(again.report.body, r.failure.report.body);
     EXPECT_TRUE(again.trace == r.failure.trace) << p.scenario.name;
     EXPECT_GT(again.trace.events.size(), 3u);
@@ -179,8 +185,10 @@ TEST(Explore, MinimisedScheduleNeedsNoMorePreemptionsThanTheBug) {
     Explorer e;
     ExploreResult r = e.Explore(p.scenario, opt);
     ASSERT_TRUE(r.found) << p.scenario.name;
-    EXPECT_TRUE(r.minimised.report.SameAs(r.failure.report)) << r.minimised.report.ToString();
-    EXPECT_LE(r.minimised.preemptions, p.preemptions) << Explorer::FormatFailure(p.scenario, r);
+    EXPECT_TRUE(r.minimised.report.SameAs(r.failure.report))
+        << r.minimised.report.ToString();
+    EXPECT_LE(r.minimised.preemptions, p.preemptions)
+        << Explorer::FormatFailure(p.scenario, r);
     EXPECT_LE(r.minimised.steps, r.failure.steps);
   }
 }
@@ -216,21 +224,25 @@ TEST(Explore, FailureListingAndChromeTrace) {
 // CPUs they do not.
 Scenario PercpuIncrement(int cpu_of_second) {
   return Scenario{"percpu_increment", {}, [=](Kernel& k) {
-    struct State { percpu<int>* slots; int shared = 0; };
-    State* st = k.New<State>();
-    st->slots = alloc_percpu<int>();
-    for (int t = 0; t < 2; t++) {
-      k.Spawn(TaskSpec{"dd", TaskContext::kProcess, t == 0 ? 0 : cpu_of_second, 0, 0, [st] {
-        int* mine = get_cpu_ptr(st->slots);
-        int v = st->shared;
-        model_point("between read and write");
-        st->shared = v + 1;
-        (*mine)++;
-        put_cpu_ptr(mine);
-      }});
-    }
-    k.AtQuiescence([st] { BUG_ON(st->shared != 2); });
-  }};
+                    struct State {
+                      percpu<int>* slots;
+                      int shared = 0;
+                    };
+                    State* st = k.New<State>();
+                    st->slots = alloc_percpu<int>();
+                    for (int t = 0; t < 2; t++) {
+                      k.Spawn(TaskSpec{"dd", TaskContext::kProcess,
+                                       t == 0 ? 0 : cpu_of_second, 0, 0, [st] {
+                                         int* mine = get_cpu_ptr(st->slots);
+                                         int v = st->shared;
+                                         model_point("between read and write");
+                                         st->shared = v + 1;
+                                         (*mine)++;
+                                         put_cpu_ptr(mine);
+                                       }});
+                    }
+                    k.AtQuiescence([st] { BUG_ON(st->shared != 2); });
+                  }};
 }
 
 TEST(Explore, NonPreemptibleSectionsGateTheirCpu) {
@@ -241,7 +253,8 @@ TEST(Explore, NonPreemptibleSectionsGateTheirCpu) {
   opt.minimise = false;
   Explorer e;
   ExploreResult same_cpu = e.Explore(PercpuIncrement(0), opt);
-  EXPECT_FALSE(same_cpu.found) << Explorer::FormatFailure(PercpuIncrement(0), same_cpu);
+  EXPECT_FALSE(same_cpu.found)
+      << Explorer::FormatFailure(PercpuIncrement(0), same_cpu);
   EXPECT_TRUE(same_cpu.exhausted);
   EXPECT_TRUE(e.Explore(PercpuIncrement(1), opt).found);
 }
@@ -251,7 +264,8 @@ TEST(ReplayToken, RejectsMalformedTokens) {
   EXPECT_FALSE(ReplayToken::Parse("sq1:pct:abc:x:0").ok());
   EXPECT_FALSE(ReplayToken::Parse("sq1:pct:1:x:0x0").ok());
   EXPECT_FALSE(ReplayToken::Parse("sq1:pct:1:x").ok());
-  StatusOr<ReplayToken> t = ReplayToken::Parse("sq1:pct3:42:deadlock:0x3.1.0x2");
+  StatusOr<ReplayToken> t =
+      ReplayToken::Parse("sq1:pct3:42:deadlock:0x3.1.0x2");
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->choices, (std::vector<int>{0, 0, 0, 1, 0, 0}));
   // A token that does not fit the scenario is replayed as far as it goes

@@ -12,14 +12,14 @@
 #include <cstring>
 
 #include "model/kernel/atomic.h"
-#include "model/kernel/scenario.h"
 #include "model/kernel/buffer_head.h"
-#include "model/sched/explorer.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/page.h"
 #include "model/kernel/ram_disk.h"
-#include "model/sched/threads_executor.h"
+#include "model/kernel/scenario.h"
 #include "model/kernel/workqueue.h"
+#include "model/sched/explorer.h"
+#include "model/sched/threads_executor.h"
 
 namespace squashlab {
 namespace {
@@ -35,7 +35,8 @@ struct ReadAssoc {
 };
 
 void FillPage(work_struct* w) {
-  auto* io = reinterpret_cast<ReadAssoc*>(reinterpret_cast<char*>(w) - offsetof(ReadAssoc, work));
+  auto* io = reinterpret_cast<ReadAssoc*>(reinterpret_cast<char*>(w) -
+                                          offsetof(ReadAssoc, work));
   kasan_check_read(io, sizeof *io);
   char* dst = static_cast<char*>(kmap(io->target));
   for (int i = 0; i < kBlocks; i++) {
@@ -64,38 +65,45 @@ void EndIo(buffer_head* bh, int uptodate) {
 }
 
 Scenario AsyncRead(bool counted) {
-  return Scenario{counted ? "async_read_counted" : "async_read_2013", {}, [counted](Kernel& k) {
-    std::vector<unsigned char> medium(8192);
-    for (size_t i = 0; i < medium.size(); i++) medium[i] = static_cast<unsigned char>(i % 251);
-    RamDisk* disk = k.New<RamDisk>(medium);
-    disk->set_irq_cpu(-1);  // completions on both CPUs
-    auto* sb = k.New<super_block>();
-    sb->s_bdev = disk->bdev();
-    address_space* mapping = new_address_space("file");
-    k.Spawn(TaskSpec{"dd", TaskContext::kProcess, 1, 0, 0, [=] {
-      page* p = grab_cache_page_nowait(mapping, 0);
-      auto* io = static_cast<ReadAssoc*>(kzalloc(sizeof(ReadAssoc), GFP_KERNEL));
-      io->target = p;
-      io->counted = counted;
-      atomic_set(&io->pending, kBlocks);
-      INIT_WORK(&io->work, FillPage);
-      for (int i = 0; i < kBlocks; i++) {
-        io->bh[i] = sb_getblk(sb, 2 + i);
-        io->bh[i]->b_private = io;
-        io->bh[i]->b_end_io = EndIo;
-      }
-      for (int i = 0; i < kBlocks; i++) {
-        lock_buffer(io->bh[i]);
-        submit_bh(READ, io->bh[i]);
-      }
-      // The reader: wait for the page like generic_file_read does.
-      page* q = find_lock_page(mapping, 0);
-      BUG_ON(!PageUptodate(q));
-      BUG_ON(std::memcmp(page_address(q), &medium[2048], 2048) != 0);
-      unlock_page(q);
-      put_page(q);
-    }});
-  }};
+  return Scenario{
+      counted ? "async_read_counted" : "async_read_2013",
+      {},
+      [counted](Kernel& k) {
+        std::vector<unsigned char> medium(8192);
+        for (size_t i = 0; i < medium.size(); i++)
+          medium[i] = static_cast<unsigned char>(i % 251);
+        RamDisk* disk = k.New<RamDisk>(medium);
+        disk->set_irq_cpu(-1);  // completions on both CPUs
+        auto* sb = k.New<super_block>();
+        sb->s_bdev = disk->bdev();
+        address_space* mapping = new_address_space("file");
+        k.Spawn(TaskSpec{"dd", TaskContext::kProcess, 1, 0, 0, [=] {
+                           page* p = grab_cache_page_nowait(mapping, 0);
+                           auto* io = static_cast<ReadAssoc*>(
+                               kzalloc(sizeof(ReadAssoc), GFP_KERNEL));
+                           io->target = p;
+                           io->counted = counted;
+                           atomic_set(&io->pending, kBlocks);
+                           INIT_WORK(&io->work, FillPage);
+                           for (int i = 0; i < kBlocks; i++) {
+                             io->bh[i] = sb_getblk(sb, 2 + i);
+                             io->bh[i]->b_private = io;
+                             io->bh[i]->b_end_io = EndIo;
+                           }
+                           for (int i = 0; i < kBlocks; i++) {
+                             lock_buffer(io->bh[i]);
+                             submit_bh(READ, io->bh[i]);
+                           }
+                           // The reader: wait for the page like
+                           // generic_file_read does.
+                           page* q = find_lock_page(mapping, 0);
+                           BUG_ON(!PageUptodate(q));
+                           BUG_ON(std::memcmp(page_address(q), &medium[2048],
+                                              2048) != 0);
+                           unlock_page(q);
+                           put_page(q);
+                         }});
+      }};
 }
 
 TEST(Integration, RacyLastCompletionIsFoundByTheGenericChecks) {
@@ -109,7 +117,8 @@ TEST(Integration, RacyLastCompletionIsFoundByTheGenericChecks) {
   ASSERT_TRUE(r.found) << "no violation in " << r.runs << " runs";
   // Both completions see both buffers uptodate: the work is queued once
   // (pending bit) or runs twice; either way a generic check fires.
-  EXPECT_NE(r.minimised.report.kind, ReportKind::kAssertion) << Explorer::FormatFailure(sc, r);
+  EXPECT_NE(r.minimised.report.kind, ReportKind::kAssertion)
+      << Explorer::FormatFailure(sc, r);
   std::printf("%s", Explorer::FormatFailure(sc, r).c_str());
 }
 
@@ -123,7 +132,8 @@ TEST(Integration, CountedCompletionIsCleanUnderExhaustiveSearch) {
   ExploreResult r = e.Explore(sc, opt);
   EXPECT_FALSE(r.found) << Explorer::FormatFailure(sc, r);
   EXPECT_TRUE(r.exhausted) << r.runs;
-  std::printf("exhaustive, 2 preemptions: %ld schedules, no violation\n", r.runs);
+  std::printf("exhaustive, 2 preemptions: %ld schedules, no violation\n",
+              r.runs);
 }
 
 // The same scenario on real threads (under --config=tsan, also with

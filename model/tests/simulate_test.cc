@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the simulate executor's tests: exact virtual-time
 // arithmetic, parallelism over CPUs, timers, preemption that respects
-// preempt_disable (the percpu decompressor of the 2018 RT thread) and not a local
-// lock on PREEMPT_RT, interrupts, and determinism.
+// preempt_disable (the percpu decompressor of the 2018 RT thread) and not a
+// local lock on PREEMPT_RT, interrupts, and determinism.
 #include <gtest/gtest.h>
 
 #include "model/kernel/buffer_head.h"
@@ -14,8 +14,10 @@
 namespace squashlab {
 namespace {
 
-TaskSpec Proc(std::string name, int prio, uint64_t start, std::function<void()> body) {
-  return TaskSpec{std::move(name), TaskContext::kProcess, -1, prio, start, std::move(body)};
+TaskSpec Proc(std::string name, int prio, uint64_t start,
+              std::function<void()> body) {
+  return TaskSpec{std::move(name), TaskContext::kProcess, -1, prio,
+                  start,           std::move(body)};
 }
 
 void Work(int chunks, uint64_t ns) {
@@ -29,8 +31,9 @@ Scenario TwoWorkers(int ncpus) {
   KernelConfig config;
   config.ncpus = ncpus;
   return Scenario{"two_workers", config, [](Kernel& k) {
-    for (int i = 0; i < 2; i++) k.Spawn(Proc("w", 0, 0, [] { Work(10, 100000); }));
-  }};
+                    for (int i = 0; i < 2; i++)
+                      k.Spawn(Proc("w", 0, 0, [] { Work(10, 100000); }));
+                  }};
 }
 
 TEST(Simulate, SerialTimeOnOneCpu) {
@@ -68,24 +71,29 @@ struct Stream {
 // the 2018 RT thread: a reader decompresses inside get_cpu_ptr (8 ms,
 // non-preemptible) or inside the RT local lock (preemptible); a
 // cyclictest-like task of higher priority wakes at 1 ms on the same CPU.
-uint64_t CyclicLatency(bool locallock, uint64_t* end_ns = nullptr, ScheduleTrace* trace = nullptr) {
+uint64_t CyclicLatency(bool locallock, uint64_t* end_ns = nullptr,
+                       ScheduleTrace* trace = nullptr) {
   KernelConfig config;
   config.ncpus = 1;
   config.preempt_rt = locallock;
   SimulateExecutor exec(CostModel(), trace != nullptr);
-  Scenario sc{"rt_latency", config, [locallock](Kernel& k) {
-    auto* streams = k.New<percpu<Stream>>();
-    streams->slots.resize(1);
-    auto* lock = k.New<local_irq_lock>();
-    k.Spawn(Proc("reader", 0, 0, [=] {
-      Stream* s = locallock ? get_locked_ptr(*lock, streams) : get_cpu_ptr(streams);
-      s->uses++;
-      Work(80, 100000);  // squashfs_decompress: 80 x 100 us
-      if (locallock) put_locked_ptr(*lock, s);
-      else put_cpu_ptr(s);
-    }));
-    k.Spawn(Proc("cyclictest", 99, 1000000, [] { model_point("wakeup"); }));
-  }};
+  Scenario sc{
+      "rt_latency", config, [locallock](Kernel& k) {
+        auto* streams = k.New<percpu<Stream>>();
+        streams->slots.resize(1);
+        auto* lock = k.New<local_irq_lock>();
+        k.Spawn(Proc("reader", 0, 0, [=] {
+          Stream* s =
+              locallock ? get_locked_ptr(*lock, streams) : get_cpu_ptr(streams);
+          s->uses++;
+          Work(80, 100000);  // squashfs_decompress: 80 x 100 us
+          if (locallock)
+            put_locked_ptr(*lock, s);
+          else
+            put_cpu_ptr(s);
+        }));
+        k.Spawn(Proc("cyclictest", 99, 1000000, [] { model_point("wakeup"); }));
+      }};
   ScenarioOutcome out = RunScenario(sc, exec, 1);
   EXPECT_TRUE(out.ok()) << out.report.ToString();
   if (end_ns) *end_ns = out.run.end_ns;
@@ -96,8 +104,8 @@ uint64_t CyclicLatency(bool locallock, uint64_t* end_ns = nullptr, ScheduleTrace
 TEST(Simulate, PreemptDisabledSectionDelaysAHigherPriorityTask) {
   uint64_t percpu = CyclicLatency(false);
   uint64_t locallock = CyclicLatency(true);
-  std::printf("cyclictest latency: percpu %.1f us, local_lock %.1f us\n", percpu / 1e3,
-              locallock / 1e3);
+  std::printf("cyclictest latency: percpu %.1f us, local_lock %.1f us\n",
+              percpu / 1e3, locallock / 1e3);
   // The section started at ~2 us and lasts 8 ms: the waiter waits ~7 ms.
   EXPECT_GT(percpu, 7000000u);
   EXPECT_LT(percpu, 8000000u);
@@ -109,15 +117,16 @@ TEST(Simulate, InterruptsPreemptNonPreemptibleSections) {
   KernelConfig config;
   config.ncpus = 1;
   SimulateExecutor exec;
-  Scenario sc{"irq", config, [](Kernel& k) {
-    k.Spawn(Proc("reader", 0, 0, [] {
-      preempt_disable();
-      Work(50, 100000);
-      preempt_enable();
-    }));
-    k.Spawn(TaskSpec{"irq/mmc", TaskContext::kInterrupt, 0, 100, 1000000,
-                     [] { model_charge(CostKind::kIrqEntry, 1); }});
-  }};
+  Scenario sc{
+      "irq", config, [](Kernel& k) {
+        k.Spawn(Proc("reader", 0, 0, [] {
+          preempt_disable();
+          Work(50, 100000);
+          preempt_enable();
+        }));
+        k.Spawn(TaskSpec{"irq/mmc", TaskContext::kInterrupt, 0, 100, 1000000,
+                         [] { model_charge(CostKind::kIrqEntry, 1); }});
+      }};
   ScenarioOutcome out = RunScenario(sc, exec, 1);
   ASSERT_TRUE(out.ok()) << out.report.ToString();
   EXPECT_LE(exec.stats(1).max_wakeup_latency_ns, 100000u + 50);
@@ -141,14 +150,14 @@ uint64_t SyncReadTime(uint64_t latency_ns) {
   disk.set_latency_ns(latency_ns);
   SimulateExecutor exec;
   Scenario sc{"sync_read", {}, [&disk](Kernel& k) {
-    auto* sb = k.New<super_block>();
-    sb->s_bdev = disk.bdev();
-    k.Spawn(Proc("dd", 0, 0, [sb] {
-      buffer_head* bh = sb_bread(sb, 3);
-      BUG_ON(bh == nullptr || bh->b_data[0] != 7);
-      brelse(bh);
-    }));
-  }};
+                auto* sb = k.New<super_block>();
+                sb->s_bdev = disk.bdev();
+                k.Spawn(Proc("dd", 0, 0, [sb] {
+                  buffer_head* bh = sb_bread(sb, 3);
+                  BUG_ON(bh == nullptr || bh->b_data[0] != 7);
+                  brelse(bh);
+                }));
+              }};
   ScenarioOutcome out = RunScenario(sc, exec, 1);
   EXPECT_TRUE(out.ok()) << out.report.ToString();
   return out.run.end_ns;
@@ -169,16 +178,17 @@ TEST(Simulate, SleepingInAPercpuSectionIsReported) {
   config.ncpus = 1;
   SimulateExecutor exec;
   Scenario sc{"percpu_sleep", config, [](Kernel& k) {
-    auto* streams = k.New<percpu<Stream>>();
-    streams->slots.resize(1);
-    k.Spawn(Proc("reader", 0, 0, [=] {
-      Stream* s = get_cpu_ptr(streams);
-      might_sleep();
-      put_cpu_ptr(s);
-    }));
-  }};
+                auto* streams = k.New<percpu<Stream>>();
+                streams->slots.resize(1);
+                k.Spawn(Proc("reader", 0, 0, [=] {
+                  Stream* s = get_cpu_ptr(streams);
+                  might_sleep();
+                  put_cpu_ptr(s);
+                }));
+              }};
   ScenarioOutcome out = RunScenario(sc, exec, 1);
-  EXPECT_EQ(out.report.kind, ReportKind::kSchedulingWhileAtomic) << out.report.ToString();
+  EXPECT_EQ(out.report.kind, ReportKind::kSchedulingWhileAtomic)
+      << out.report.ToString();
 }
 
 }  // namespace

@@ -47,19 +47,21 @@ int Main(bool locked) {
   std::vector<unsigned char> medium(8 * 1024, 0x42);
   RamDisk disk(medium);
   Shared* shared = nullptr;
-  Scenario sc{locked ? "tsan_twin" : "tsan_race", {}, [&](Kernel& k) {
-                Shared* st = k.New<Shared>();
-                shared = st;
-                mutex_init(&st->m);
-                st->sb.s_bdev = disk.bdev();
-                st->mapping = new_address_space("file");
-                for (int id = 0; id < 2; id++)
-                  k.Spawn(TaskSpec{"dd", TaskContext::kProcess, id, 0, 0,
-                                   [st, locked, id] { Reader(st, locked, id); }});
-              }};
+  Scenario sc{
+      locked ? "tsan_twin" : "tsan_race", {}, [&](Kernel& k) {
+        Shared* st = k.New<Shared>();
+        shared = st;
+        mutex_init(&st->m);
+        st->sb.s_bdev = disk.bdev();
+        st->mapping = new_address_space("file");
+        for (int id = 0; id < 2; id++)
+          k.Spawn(TaskSpec{"dd", TaskContext::kProcess, id, 0, 0,
+                           [st, locked, id] { Reader(st, locked, id); }});
+      }};
   ThreadsExecutor exec;
   ScenarioOutcome out = RunScenario(sc, exec, 1);
-  std::printf("%s: %s\n", sc.name.c_str(), out.ok() ? "no report" : out.report.ToString().c_str());
+  std::printf("%s: %s\n", sc.name.c_str(),
+              out.ok() ? "no report" : out.report.ToString().c_str());
   (void)shared;
   return out.ok() ? 0 : 1;
 }
@@ -68,7 +70,8 @@ int Main(bool locked) {
 }  // namespace squashlab
 
 int main(int argc, char** argv) {
-  if (argc != 2 || (std::strcmp(argv[1], "race") && std::strcmp(argv[1], "twin"))) {
+  if (argc != 2 ||
+      (std::strcmp(argv[1], "race") && std::strcmp(argv[1], "twin"))) {
     std::fprintf(stderr, "usage: %s race|twin\n", argv[0]);
     return 2;
   }

@@ -24,8 +24,8 @@ namespace squashlab {
 namespace {
 
 TEST(Threads, CorrectTwinsRunCleanOnRealThreads) {
-  for (auto make : {testing::LostUpdate, testing::OrderViolation, testing::AtomicityDepth3,
-                    testing::Deadlock}) {
+  for (auto make : {testing::LostUpdate, testing::OrderViolation,
+                    testing::AtomicityDepth3, testing::Deadlock}) {
     Scenario sc = make(true, 2);
     for (int run = 0; run < 5; run++) {
       ThreadsOptions opt;
@@ -41,7 +41,8 @@ TEST(Threads, CorrectTwinsRunCleanOnRealThreads) {
 TEST(Threads, ASleeperNobodyWakesIsAHungTask) {
   Scenario sc{"hang", {}, [](Kernel& k) {
                 auto* wq = k.New<wait_queue_head_t>();
-                k.Spawn(testing::Proc("dd", [wq] { wait_event(*wq, [] { return false; }); }));
+                k.Spawn(testing::Proc(
+                    "dd", [wq] { wait_event(*wq, [] { return false; }); }));
               }};
   ThreadsOptions opt;
   opt.hang_ms = 50;
@@ -52,7 +53,8 @@ TEST(Threads, ASleeperNobodyWakesIsAHungTask) {
 
 TEST(Threads, AReportStopsTheRun) {
   Scenario sc{"report", {}, [](Kernel& k) {
-                k.Spawn(testing::Proc("dd", [] { unlock_page(alloc_page(GFP_KERNEL)); }));
+                k.Spawn(testing::Proc(
+                    "dd", [] { unlock_page(alloc_page(GFP_KERNEL)); }));
                 k.Spawn(testing::Proc("spin", [] {
                   for (;;) model_point("spin");  // ends when the run stops
                 }));
@@ -64,7 +66,8 @@ TEST(Threads, AReportStopsTheRun) {
 
 [[maybe_unused]] std::string RunRaceProgram(const char* mode, int* status) {
   const char* srcdir = std::getenv("TEST_SRCDIR");
-  std::string bin = std::string(srcdir ? srcdir : ".") + "/squashlab/model/tests/threads_race_main";
+  std::string bin = std::string(srcdir ? srcdir : ".") +
+                    "/squashlab/model/tests/threads_race_main";
   std::string out;
   FILE* p = popen((bin + " " + mode + " 2>&1").c_str(), "r");
   if (p == nullptr) return "popen failed";
@@ -76,11 +79,13 @@ TEST(Threads, AReportStopsTheRun) {
 
 TEST(ThreadsTsan, PlantedRaceIsReportedAndTwinIsSilent) {
 #ifndef SQL_TSAN
-  GTEST_SKIP() << "needs ThreadSanitizer: bazel test --config=tsan //model/tests:threads_test";
+  GTEST_SKIP() << "needs ThreadSanitizer: bazel test --config=tsan "
+                  "//model/tests:threads_test";
 #else
   int status = 0;
   std::string race = RunRaceProgram("race", &status);
-  EXPECT_NE(race.find("WARNING: ThreadSanitizer: data race"), std::string::npos) << race;
+  EXPECT_NE(race.find("WARNING: ThreadSanitizer: data race"), std::string::npos)
+      << race;
   EXPECT_NE(race.find("threads_race_main"), std::string::npos) << race;
   std::string twin = RunRaceProgram("twin", &status);
   EXPECT_EQ(twin.find("ThreadSanitizer"), std::string::npos) << twin;

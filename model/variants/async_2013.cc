@@ -30,11 +30,13 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   if (end_index > file_end) end_index = file_end;
   pages = end_index - start_index + 1;
 
-  page = static_cast<struct page**>(kmalloc(sizeof(void*) * static_cast<size_t>(pages), GFP_KERNEL));
+  page = static_cast<struct page**>(
+      kmalloc(sizeof(void*) * static_cast<size_t>(pages), GFP_KERNEL));
   actor = squashfs_page_actor_init_special(page, pages, target_page, 0);
 
   // Try to grab all the pages covered by the Squashfs block.
-  missing_pages = squashfs_grab_block_pages(target_page, start_index, pages, page);
+  missing_pages =
+      squashfs_grab_block_pages(target_page, start_index, pages, page);
 
   if (missing_pages) {
     res = squashfs_read_cache(target_page, block, bsize, pages, page);

@@ -13,11 +13,11 @@
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/kernel/slab.h"
+#include "model/kernel/workqueue.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/file_direct.h"
 #include "model/variants/kasan.h"
 #include "model/variants/page_actor.h"
-#include "model/kernel/workqueue.h"
 
 namespace squashlab {
 namespace {
@@ -33,8 +33,8 @@ struct squashfs_end_io_assoc {
   work_struct read_work;
 };
 
-int squashfs_copy_page(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
-                       squashfs_page_actor* output) {
+int squashfs_copy_page(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                       int offset, int length, squashfs_page_actor* output) {
   // Block is uncompressed.
   int in, pg_offset = 0, avail = 0, bytes, k = 0;
   char* data = static_cast<char*>(squashfs_first_page(output));
@@ -48,7 +48,8 @@ int squashfs_copy_page(squashfs_sb_info* msblk, buffer_head** bh, int b, int off
         pg_offset = 0;
       }
       avail = std::min(in, static_cast<int>(PAGE_CACHE_SIZE) - pg_offset);
-      std::memcpy(data + pg_offset, bh[k]->b_data + offset, static_cast<size_t>(avail));
+      std::memcpy(data + pg_offset, bh[k]->b_data + offset,
+                  static_cast<size_t>(avail));
       in -= avail;
       pg_offset += avail;
       offset += avail;
@@ -71,19 +72,23 @@ void squashfs_buffer_read_async(squashfs_end_io_assoc* io_assoc) {
   int i, length, bytes = 0;
 
   if (kasan_load(io_assoc->compressed)) {
-    length = squashfs_decompress(msblk, kasan_load(io_assoc->__bh), kasan_load(io_assoc->b_count),
-                                 kasan_load(io_assoc->offset), kasan_load(io_assoc->length), actor);
+    length = squashfs_decompress(
+        msblk, kasan_load(io_assoc->__bh), kasan_load(io_assoc->b_count),
+        kasan_load(io_assoc->offset), kasan_load(io_assoc->length), actor);
     if (length < 0) goto read_failure;
   } else {
-    length = squashfs_copy_page(msblk, kasan_load(io_assoc->__bh), kasan_load(io_assoc->b_count),
-                                kasan_load(io_assoc->offset), kasan_load(io_assoc->length), actor);
+    length = squashfs_copy_page(
+        msblk, kasan_load(io_assoc->__bh), kasan_load(io_assoc->b_count),
+        kasan_load(io_assoc->offset), kasan_load(io_assoc->length), actor);
   }
 
   // Last page may have trailing bytes not filled.
   bytes = length % static_cast<int>(PAGE_CACHE_SIZE);
   if (bytes) {
-    char* pageaddr = static_cast<char*>(kmap_atomic(kasan_load(page[pages - 1])));
-    std::memset(pageaddr + bytes, 0, PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
+    char* pageaddr =
+        static_cast<char*>(kmap_atomic(kasan_load(page[pages - 1])));
+    std::memset(pageaddr + bytes, 0,
+                PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
     kunmap_atomic(pageaddr);
   }
 
@@ -118,7 +123,8 @@ read_failure:
 
 void squashfs_async_work(work_struct* work) {
   auto* io_assoc = reinterpret_cast<squashfs_end_io_assoc*>(
-      reinterpret_cast<char*>(work) - offsetof(squashfs_end_io_assoc, read_work));
+      reinterpret_cast<char*>(work) -
+      offsetof(squashfs_end_io_assoc, read_work));
   squashfs_buffer_read_async(io_assoc);
 }
 
@@ -181,9 +187,9 @@ int squashfs_read_data_async(super_block* sb, uint64_t index, int length,
   int bytes, compressed, b = 0;
   squashfs_end_io_assoc* io_assoc;
 
-  auto** bh = static_cast<buffer_head**>(
-      kcalloc(((output->length + msblk->devblksize - 1) >> msblk->devblksize_log2) + 1,
-              sizeof(buffer_head*), GFP_KERNEL));
+  auto** bh = static_cast<buffer_head**>(kcalloc(
+      ((output->length + msblk->devblksize - 1) >> msblk->devblksize_log2) + 1,
+      sizeof(buffer_head*), GFP_KERNEL));
   if (!length) return -EINVAL;  // (the patch leaks bh here)
 
   bytes = -offset;

@@ -6,7 +6,8 @@
 //    references, the page array, the actor, its work item); nothing is
 //    reached through the shared buffer_head's b_private, so two requests
 //    sharing a device block never see each other's state;
-//  - the buffers are submitted with the stock ll_rw_block / end_buffer_read_sync
+//  - the buffers are submitted with the stock ll_rw_block /
+//  end_buffer_read_sync
 //    (no custom end_io), and exactly one completion path exists: the work
 //    item, queued once by readpage itself, which waits for the buffers in
 //    process context (wait_on_buffer may sleep in a kworker);
@@ -22,21 +23,21 @@
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/kernel/slab.h"
+#include "model/kernel/workqueue.h"
 #include "model/variants/cache.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/file_direct.h"
 #include "model/variants/page_actor.h"
 #include "model/variants/read_path.h"
-#include "model/kernel/workqueue.h"
 
 namespace squashlab {
 namespace {
 
 struct squashfs_async_req {
-  work_struct work;        // first: container_of is a cast
+  work_struct work;  // first: container_of is a cast
   super_block* sb;
   uint64_t index;
-  int length;              // the size word
+  int length;  // the size word
   int pages;
   struct page** page;
   squashfs_page_actor* actor;
@@ -44,19 +45,24 @@ struct squashfs_async_req {
 
 void squashfs_async_req_work(work_struct* work) {
   auto* req = reinterpret_cast<squashfs_async_req*>(work);
-  int i, res = squashfs_read_data(req->sb, req->index, req->length, nullptr, req->actor);
+  int i, res = squashfs_read_data(req->sb, req->index, req->length, nullptr,
+                                  req->actor);
   if (res >= 0) {
     int bytes = res % static_cast<int>(PAGE_CACHE_SIZE);
     if (bytes) {
-      char* pageaddr = static_cast<char*>(kmap_atomic(req->page[req->pages - 1]));
-      std::memset(pageaddr + bytes, 0, PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
+      char* pageaddr =
+          static_cast<char*>(kmap_atomic(req->page[req->pages - 1]));
+      std::memset(pageaddr + bytes, 0,
+                  PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
       kunmap_atomic(pageaddr);
     }
   }
   for (i = 0; i < req->pages; i++) {
     flush_dcache_page(req->page[i]);
-    if (res >= 0) SetPageUptodate(req->page[i]);
-    else SetPageError(req->page[i]);
+    if (res >= 0)
+      SetPageUptodate(req->page[i]);
+    else
+      SetPageError(req->page[i]);
     unlock_page(req->page[i]);
     page_cache_release(req->page[i]);  // the request's reference, target too
   }
@@ -73,9 +79,11 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   int start_index = static_cast<int>(target_page->index) & ~mask;
   int end_index = std::min(start_index | mask, file_end);
   int i, pages = end_index - start_index + 1, missing_pages = 0, res;
-  auto** page = static_cast<struct page**>(kmalloc(sizeof(void*) * static_cast<size_t>(pages), GFP_KERNEL));
+  auto** page = static_cast<struct page**>(
+      kmalloc(sizeof(void*) * static_cast<size_t>(pages), GFP_KERNEL));
 
-  missing_pages = squashfs_grab_block_pages(target_page, start_index, pages, page);
+  missing_pages =
+      squashfs_grab_block_pages(target_page, start_index, pages, page);
   if (missing_pages) {
     // The synchronous cache fallback of 3.13, unchanged.
     res = squashfs_read_cache(target_page, block, bsize, pages, page);
@@ -91,7 +99,8 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
     return res;
   }
 
-  auto* req = static_cast<squashfs_async_req*>(kmalloc(sizeof(squashfs_async_req), GFP_KERNEL));
+  auto* req = static_cast<squashfs_async_req*>(
+      kmalloc(sizeof(squashfs_async_req), GFP_KERNEL));
   get_page(target_page);  // the request owns a reference to every page
   req->sb = ino->i_sb;
   req->index = block;
@@ -102,7 +111,8 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   INIT_WORK(&req->work, squashfs_async_req_work);
   // Start the I/O now (readahead of the device blocks), decode later.
   {
-    int offset = static_cast<int>(block & static_cast<uint64_t>(msblk->devblksize - 1));
+    int offset =
+        static_cast<int>(block & static_cast<uint64_t>(msblk->devblksize - 1));
     int len = SQUASHFS_COMPRESSED_SIZE_BLOCK(static_cast<uint32_t>(bsize));
     uint64_t cur = block >> msblk->devblksize_log2;
     for (int bytes = -offset; bytes < len; bytes += msblk->devblksize, cur++) {
@@ -119,7 +129,8 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
 
 const ReadPathOps kAsyncFixed = {
     "async-fixed",
-    "per-request ownership, one completion path (a work item), errors unlock every page",
+    "per-request ownership, one completion path (a work item), errors unlock "
+    "every page",
     squashfs_readpage_block,
     nullptr,
     nullptr,

@@ -17,16 +17,16 @@
 
 namespace squashlab {
 
-int squashfs_read_data(super_block* sb, uint64_t index, int length, uint64_t* next_index,
-                       squashfs_page_actor* output) {
+int squashfs_read_data(super_block* sb, uint64_t index, int length,
+                       uint64_t* next_index, squashfs_page_actor* output) {
   squashfs_sb_info* msblk = SQUASHFS_SB(sb);
   int offset = static_cast<int>(index & ((1u << msblk->devblksize_log2) - 1));
   uint64_t cur_index = index >> msblk->devblksize_log2;
   int bytes, compressed, b = 0, k = 0, avail, i;
 
-  auto** bh = static_cast<buffer_head**>(
-      kcalloc(((output->length + msblk->devblksize - 1) >> msblk->devblksize_log2) + 1,
-              sizeof(buffer_head*), GFP_KERNEL));
+  auto** bh = static_cast<buffer_head**>(kcalloc(
+      ((output->length + msblk->devblksize - 1) >> msblk->devblksize_log2) + 1,
+      sizeof(buffer_head*), GFP_KERNEL));
   if (length == 0) goto read_failure;  // metadata blocks are not modelled
 
   bytes = -offset;
@@ -64,7 +64,8 @@ int squashfs_read_data(super_block* sb, uint64_t index, int length, uint64_t* ne
           pg_offset = 0;
         }
         avail = std::min(in, static_cast<int>(PAGE_CACHE_SIZE) - pg_offset);
-        std::memcpy(data + pg_offset, bh[k]->b_data + offset, static_cast<size_t>(avail));
+        std::memcpy(data + pg_offset, bh[k]->b_data + offset,
+                    static_cast<size_t>(avail));
         in -= avail;
         pg_offset += avail;
         offset += avail;

@@ -17,14 +17,16 @@
 
 namespace squashlab {
 
-squashfs_cache* squashfs_cache_init(const char* name, int entries, int block_size) {
+squashfs_cache* squashfs_cache_init(const char* name, int entries,
+                                    int block_size) {
   Kernel& k = Kernel::Current();
   auto* cache = k.New<squashfs_cache>();
   cache->name = name;
   cache->entries = entries;
   cache->unused = entries;
   cache->block_size = block_size;
-  cache->pages = (block_size + static_cast<int>(PAGE_SIZE) - 1) / static_cast<int>(PAGE_SIZE);
+  cache->pages = (block_size + static_cast<int>(PAGE_SIZE) - 1) /
+                 static_cast<int>(PAGE_SIZE);
   mutex_init(&cache->lock);
   for (int i = 0; i < entries; i++) {
     auto e = std::make_unique<squashfs_cache_entry>();
@@ -36,8 +38,8 @@ squashfs_cache* squashfs_cache_init(const char* name, int entries, int block_siz
   return cache;
 }
 
-squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache, uint64_t block,
-                                         int length) {
+squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
+                                         uint64_t block, int length) {
   int i, n;
   squashfs_cache_entry* entry;
   mutex_lock(&cache->lock);
@@ -78,7 +80,8 @@ squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
 
       squashfs_page_actor* actor =
           squashfs_page_actor_init(entry->data.data(), cache->pages, 0);
-      entry->length = squashfs_read_data(sb, block, length, &entry->next_index, actor);
+      entry->length =
+          squashfs_read_data(sb, block, length, &entry->next_index, actor);
       kfree(actor);
 
       mutex_lock(&cache->lock);
@@ -126,18 +129,21 @@ void squashfs_cache_put(squashfs_cache_entry* entry) {
   mutex_unlock(&cache->lock);
 }
 
-int squashfs_copy_data(void* buffer, squashfs_cache_entry* entry, int offset, int length) {
+int squashfs_copy_data(void* buffer, squashfs_cache_entry* entry, int offset,
+                       int length) {
   int remaining = length;
   if (length == 0) return 0;
   if (entry == nullptr) {
     std::memset(buffer, 0, static_cast<size_t>(length));
     return length;
   }
-  if (offset + length > entry->length) remaining = std::max(0, entry->length - offset);
+  if (offset + length > entry->length)
+    remaining = std::max(0, entry->length - offset);
   length = remaining;
   char* out = static_cast<char*>(buffer);
   while (remaining > 0) {
-    int pg = offset / static_cast<int>(PAGE_SIZE), in = offset % static_cast<int>(PAGE_SIZE);
+    int pg = offset / static_cast<int>(PAGE_SIZE),
+        in = offset % static_cast<int>(PAGE_SIZE);
     int bytes = std::min(remaining, static_cast<int>(PAGE_SIZE) - in);
     std::memcpy(out, entry->pages[pg].data() + in, static_cast<size_t>(bytes));
     out += bytes;
@@ -148,12 +154,16 @@ int squashfs_copy_data(void* buffer, squashfs_cache_entry* entry, int offset, in
   return length;
 }
 
-squashfs_cache_entry* squashfs_get_fragment(super_block* sb, uint64_t start_block, int length) {
-  return squashfs_cache_get(sb, SQUASHFS_SB(sb)->fragment_cache, start_block, length);
+squashfs_cache_entry* squashfs_get_fragment(super_block* sb,
+                                            uint64_t start_block, int length) {
+  return squashfs_cache_get(sb, SQUASHFS_SB(sb)->fragment_cache, start_block,
+                            length);
 }
 
-squashfs_cache_entry* squashfs_get_datablock(super_block* sb, uint64_t start_block, int length) {
-  return squashfs_cache_get(sb, SQUASHFS_SB(sb)->read_page, start_block, length);
+squashfs_cache_entry* squashfs_get_datablock(super_block* sb,
+                                             uint64_t start_block, int length) {
+  return squashfs_cache_get(sb, SQUASHFS_SB(sb)->read_page, start_block,
+                            length);
 }
 
 }  // namespace squashlab

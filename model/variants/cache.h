@@ -31,8 +31,8 @@ struct squashfs_cache_entry {
   int num_waiters = 0;
   wait_queue_head_t wait_queue;
   struct squashfs_cache* cache = nullptr;
-  std::vector<std::vector<char>> pages;   // PAGE_SIZE each
-  std::vector<void*> data;                // pointers into pages
+  std::vector<std::vector<char>> pages;  // PAGE_SIZE each
+  std::vector<void*> data;               // pointers into pages
 };
 
 struct squashfs_cache {
@@ -41,7 +41,7 @@ struct squashfs_cache {
   int curr_blk = 0;
   int next_blk = 0;
   int num_waiters = 0;
-  std::atomic<int> unused{0};   // read by wait_event without the lock
+  std::atomic<int> unused{0};  // read by wait_event without the lock
   int block_size = 0;
   int pages = 0;
   mutex lock;  // a spinlock_t in the kernel; see cache.cc
@@ -50,21 +50,25 @@ struct squashfs_cache {
 };
 
 // Run-owned (Kernel::New); nothing to destroy.
-squashfs_cache* squashfs_cache_init(const char* name, int entries, int block_size);
-squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache, uint64_t block,
-                                         int length);
+squashfs_cache* squashfs_cache_init(const char* name, int entries,
+                                    int block_size);
+squashfs_cache_entry* squashfs_cache_get(super_block* sb, squashfs_cache* cache,
+                                         uint64_t block, int length);
 void squashfs_cache_put(squashfs_cache_entry* entry);
 // Copies `length` bytes at `offset` of the entry to buffer (or zeroes when
 // entry is NULL); returns the count.
-int squashfs_copy_data(void* buffer, squashfs_cache_entry* entry, int offset, int length);
+int squashfs_copy_data(void* buffer, squashfs_cache_entry* entry, int offset,
+                       int length);
 
-squashfs_cache_entry* squashfs_get_fragment(super_block* sb, uint64_t start_block, int length);
-squashfs_cache_entry* squashfs_get_datablock(super_block* sb, uint64_t start_block, int length);
+squashfs_cache_entry* squashfs_get_fragment(super_block* sb,
+                                            uint64_t start_block, int length);
+squashfs_cache_entry* squashfs_get_datablock(super_block* sb,
+                                             uint64_t start_block, int length);
 
 // block.c: the synchronous read of one block into an actor (ll_rw_block +
 // wait_on_buffer + squashfs_decompress). Returns the decoded length or -EIO.
-int squashfs_read_data(super_block* sb, uint64_t index, int length, uint64_t* next_index,
-                       squashfs_page_actor* output);
+int squashfs_read_data(super_block* sb, uint64_t index, int length,
+                       uint64_t* next_index, squashfs_page_actor* output);
 
 }  // namespace squashlab
 

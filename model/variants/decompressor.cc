@@ -17,12 +17,18 @@ namespace {
 
 const char* UncompressFn(CompressorId id) {
   switch (id) {
-    case CompressorId::kGzip: return "zlib_uncompress";
-    case CompressorId::kXz: return "squashfs_xz_uncompress";
-    case CompressorId::kLzo: return "lzo_uncompress";
-    case CompressorId::kLz4: return "lz4_uncompress";
-    case CompressorId::kZstd: return "zstd_uncompress";
-    default: return "lzma_uncompress";
+    case CompressorId::kGzip:
+      return "zlib_uncompress";
+    case CompressorId::kXz:
+      return "squashfs_xz_uncompress";
+    case CompressorId::kLzo:
+      return "lzo_uncompress";
+    case CompressorId::kLz4:
+      return "lz4_uncompress";
+    case CompressorId::kZstd:
+      return "zstd_uncompress";
+    default:
+      return "lzma_uncompress";
   }
 }
 
@@ -37,8 +43,9 @@ CodecStream* squashfs_stream_init(squashfs_sb_info* msblk) {
   return s;
 }
 
-int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buffer_head** bh,
-                              int b, int offset, int length, squashfs_page_actor* output) {
+int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream,
+                              buffer_head** bh, int b, int offset, int length,
+                              squashfs_page_actor* output) {
   Kernel& k = Kernel::Current();
   const char* fn = UncompressFn(msblk->compression);
   stream->in.clear();
@@ -50,7 +57,8 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buff
     k.CheckField(kasan_load(bh[i]), kBDataOffset, fn);
     int avail = std::min(length, msblk->devblksize - offset);
     if (avail > 0) {
-      const uint8_t* src = reinterpret_cast<const uint8_t*>(bh[i]->b_data) + offset;
+      const uint8_t* src =
+          reinterpret_cast<const uint8_t*>(bh[i]->b_data) + offset;
       stream->in.insert(stream->in.end(), src, src + avail);
       length -= avail;
     }
@@ -58,9 +66,11 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buff
     put_bh(bh[i]);
   }
   if (stream->codec == nullptr) return -EIO;
-  size_t cap = std::min<size_t>(stream->out.size(), static_cast<size_t>(kasan_load(output->length)));
-  auto res = stream->codec->Decompress(ByteSpan(stream->in.data(), stream->in.size()),
-                                       std::span<uint8_t>(stream->out.data(), cap));
+  size_t cap = std::min<size_t>(
+      stream->out.size(), static_cast<size_t>(kasan_load(output->length)));
+  auto res =
+      stream->codec->Decompress(ByteSpan(stream->in.data(), stream->in.size()),
+                                std::span<uint8_t>(stream->out.data(), cap));
   if (!res.ok()) return -EIO;
   size_t n = res.value();
   // Write the output page by page through the actor, charging the codec's
@@ -70,7 +80,8 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buff
   void* data = squashfs_first_page(output);
   while (data != nullptr && done < n) {
     size_t chunk = std::min<size_t>(PAGE_SIZE, n - done);
-    model_charge(CostKind::kDecompressByte, chunk, CompressorName(msblk->compression));
+    model_charge(CostKind::kDecompressByte, chunk,
+                 CompressorName(msblk->compression));
     model_point("inflate");
     std::memcpy(data, stream->out.data() + done, chunk);
     done += chunk;

@@ -33,21 +33,23 @@ CodecStream* squashfs_stream_init(squashfs_sb_info* msblk);
 // The codec's decompress hook: returns the decoded length or -EIO. Consumes
 // (put_bh) every one of the b buffer heads. Named after the kernel function
 // of the codec ("zlib_uncompress") in reports.
-int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream, buffer_head** bh,
-                              int b, int offset, int length, squashfs_page_actor* output);
+int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream,
+                              buffer_head** bh, int b, int offset, int length,
+                              squashfs_page_actor* output);
 
 struct SquashfsDecompressorOps {
   const char* name;
   const char* summary;
   // Creates the strategy's state in msblk->stream (run-owned memory).
   void (*create)(squashfs_sb_info* msblk);
-  int (*decompress)(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
-                    squashfs_page_actor* output);
+  int (*decompress)(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                    int offset, int length, squashfs_page_actor* output);
   int (*max_decompressors)();
 };
 
-inline int squashfs_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset,
-                               int length, squashfs_page_actor* output) {
+inline int squashfs_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                               int offset, int length,
+                               squashfs_page_actor* output) {
   return msblk->thread_ops->decompress(msblk, bh, b, offset, length, output);
 }
 

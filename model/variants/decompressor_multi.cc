@@ -6,8 +6,8 @@
 
 #include "model/kernel/kernel.h"
 #include "model/kernel/mutex.h"
-#include "model/variants/decompressor.h"
 #include "model/kernel/wait_queue.h"
+#include "model/variants/decompressor.h"
 
 namespace squashlab {
 namespace {
@@ -24,7 +24,8 @@ int multi_max() { return 2 * Kernel::Current().config().ncpus; }
 void multi_create(squashfs_sb_info* msblk) {
   auto* s = Kernel::Current().New<squashfs_stream>();
   mutex_init(&s->mtx);
-  s->strm_list.push_back(squashfs_stream_init(msblk));  // the first one up front
+  s->strm_list.push_back(
+      squashfs_stream_init(msblk));  // the first one up front
   s->avail_decomp = 1;
   msblk->stream = s;
 }
@@ -56,8 +57,8 @@ void put_decomp_stream(CodecStream* d, squashfs_stream* s) {
   wake_up(&s->wait);
 }
 
-int multi_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
-                     squashfs_page_actor* output) {
+int multi_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                     int offset, int length, squashfs_page_actor* output) {
   auto* s = static_cast<squashfs_stream*>(msblk->stream);
   CodecStream* d = get_decomp_stream(msblk, s);
   int res = squashfs_codec_uncompress(msblk, d, bh, b, offset, length, output);
@@ -68,6 +69,7 @@ int multi_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offse
 }  // namespace
 
 const SquashfsDecompressorOps kDecompMulti = {
-    "multi", "a pool of streams, waiters sleep", multi_create, multi_decompress, multi_max};
+    "multi", "a pool of streams, waiters sleep", multi_create, multi_decompress,
+    multi_max};
 
 }  // namespace squashlab

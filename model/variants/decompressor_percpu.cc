@@ -26,11 +26,12 @@ void percpu_create(squashfs_sb_info* msblk) {
   msblk->stream = st;
 }
 
-int percpu_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
-                      squashfs_page_actor* output) {
+int percpu_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                      int offset, int length, squashfs_page_actor* output) {
   auto* st = static_cast<PercpuState*>(msblk->stream);
   squashfs_stream* stream = get_cpu_ptr(st->streams);
-  int res = squashfs_codec_uncompress(msblk, stream->stream, bh, b, offset, length, output);
+  int res = squashfs_codec_uncompress(msblk, stream->stream, bh, b, offset,
+                                      length, output);
   put_cpu_ptr(stream);
   return res;
 }
@@ -40,7 +41,7 @@ int percpu_max() { return Kernel::Current().config().ncpus; }
 }  // namespace
 
 const SquashfsDecompressorOps kDecompPercpu = {
-    "percpu", "a stream per CPU under get_cpu_ptr (preemption off)", percpu_create,
-    percpu_decompress, percpu_max};
+    "percpu", "a stream per CPU under get_cpu_ptr (preemption off)",
+    percpu_create, percpu_decompress, percpu_max};
 
 }  // namespace squashlab

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the `percpu-locallock` decompressor strategy: the RT
-// fix of the 2018 RT thread (get_locked_ptr / put_locked_ptr on a local lock), so on
-// PREEMPT_RT the decompression runs preemptible, serialised per CPU.
+// fix of the 2018 RT thread (get_locked_ptr / put_locked_ptr on a local lock),
+// so on PREEMPT_RT the decompression runs preemptible, serialised per CPU.
 #include "model/kernel/kernel.h"
 #include "model/kernel/preempt.h"
 #include "model/variants/decompressor.h"
@@ -29,11 +29,12 @@ void locallock_create(squashfs_sb_info* msblk) {
   msblk->stream = st;
 }
 
-int locallock_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset,
-                         int length, squashfs_page_actor* output) {
+int locallock_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                         int offset, int length, squashfs_page_actor* output) {
   auto* st = static_cast<LocallockState*>(msblk->stream);
   squashfs_stream* stream = get_locked_ptr(st->stream_lock, st->streams);
-  int res = squashfs_codec_uncompress(msblk, stream->stream, bh, b, offset, length, output);
+  int res = squashfs_codec_uncompress(msblk, stream->stream, bh, b, offset,
+                                      length, output);
   put_locked_ptr(st->stream_lock, stream);
   return res;
 }

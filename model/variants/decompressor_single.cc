@@ -20,11 +20,12 @@ void single_create(squashfs_sb_info* msblk) {
   msblk->stream = s;
 }
 
-int single_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b, int offset, int length,
-                      squashfs_page_actor* output) {
+int single_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b,
+                      int offset, int length, squashfs_page_actor* output) {
   auto* s = static_cast<squashfs_stream*>(msblk->stream);
   mutex_lock(&s->mtx);
-  int res = squashfs_codec_uncompress(msblk, s->stream, bh, b, offset, length, output);
+  int res = squashfs_codec_uncompress(msblk, s->stream, bh, b, offset, length,
+                                      output);
   mutex_unlock(&s->mtx);
   return res;
 }
@@ -34,6 +35,7 @@ int single_max() { return 1; }
 }  // namespace
 
 const SquashfsDecompressorOps kDecompSingle = {
-    "single", "one stream behind a mutex", single_create, single_decompress, single_max};
+    "single", "one stream behind a mutex", single_create, single_decompress,
+    single_max};
 
 }  // namespace squashlab

@@ -16,16 +16,21 @@
 namespace squashlab {
 
 int read_blocklist(inode* i, int index, uint64_t* block) {
-  if (index < 0 || static_cast<size_t>(index) >= squashfs_i(i)->block_size_word.size()) return -EIO;
+  if (index < 0 ||
+      static_cast<size_t>(index) >= squashfs_i(i)->block_size_word.size())
+    return -EIO;
   *block = squashfs_i(i)->block_start[static_cast<size_t>(index)];
-  return static_cast<int>(squashfs_i(i)->block_size_word[static_cast<size_t>(index)]);
+  return static_cast<int>(
+      squashfs_i(i)->block_size_word[static_cast<size_t>(index)]);
 }
 
-void squashfs_copy_cache(page* p, squashfs_cache_entry* buffer, int bytes, int offset) {
+void squashfs_copy_cache(page* p, squashfs_cache_entry* buffer, int bytes,
+                         int offset) {
   inode* ino = mapping_host(p->mapping);
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   int mask = (1 << (msblk->block_log - PAGE_CACHE_SHIFT)) - 1;
-  int start_index = static_cast<int>(p->index) & ~mask, end_index = start_index | mask;
+  int start_index = static_cast<int>(p->index) & ~mask,
+      end_index = start_index | mask;
   address_space* mapping = p->mapping;
   unsigned long target_index = p->index;
 
@@ -33,23 +38,27 @@ void squashfs_copy_cache(page* p, squashfs_cache_entry* buffer, int bytes, int o
   // PAGE_CACHE_SIZE pages (default block size is 128 KiB) explicitly grab
   // the pages from the page cache, except for the page that we've been
   // called to fill.
-  for (int i = start_index; i <= end_index && bytes > 0;
-       i++, bytes -= static_cast<int>(PAGE_CACHE_SIZE), offset += static_cast<int>(PAGE_CACHE_SIZE)) {
+  for (int i = start_index; i <= end_index && bytes > 0; i++,
+           bytes -= static_cast<int>(PAGE_CACHE_SIZE),
+           offset += static_cast<int>(PAGE_CACHE_SIZE)) {
     int avail = buffer ? std::min(bytes, static_cast<int>(PAGE_CACHE_SIZE)) : 0;
-    page* push_page = (static_cast<unsigned long>(i) == target_index)
-                          ? p
-                          : grab_cache_page_nowait(mapping, static_cast<pgoff_t>(i));
+    page* push_page =
+        (static_cast<unsigned long>(i) == target_index)
+            ? p
+            : grab_cache_page_nowait(mapping, static_cast<pgoff_t>(i));
     if (!push_page) continue;
     if (!PageUptodate(push_page)) {
       char* pageaddr = static_cast<char*>(kmap_atomic(push_page));
       squashfs_copy_data(pageaddr, buffer, offset, avail);
-      std::memset(pageaddr + avail, 0, PAGE_CACHE_SIZE - static_cast<size_t>(avail));
+      std::memset(pageaddr + avail, 0,
+                  PAGE_CACHE_SIZE - static_cast<size_t>(avail));
       kunmap_atomic(pageaddr);
       flush_dcache_page(push_page);
       SetPageUptodate(push_page);
     }
     unlock_page(push_page);
-    if (static_cast<unsigned long>(i) != target_index) page_cache_release(push_page);
+    if (static_cast<unsigned long>(i) != target_index)
+      page_cache_release(push_page);
   }
 }
 
@@ -57,11 +66,13 @@ int squashfs_readpage_fragment(page* p) {
   inode* ino = mapping_host(p->mapping);
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   squashfs_cache_entry* buffer =
-      squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block, static_cast<int>(squashfs_i(ino)->fragment_size));
+      squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block,
+                            static_cast<int>(squashfs_i(ino)->fragment_size));
   int res = buffer->error;
   if (!res)
-    squashfs_copy_cache(p, buffer, static_cast<int>(i_size_read(ino) & (msblk->block_size - 1)),
-                        static_cast<int>(squashfs_i(ino)->fragment_offset));
+    squashfs_copy_cache(
+        p, buffer, static_cast<int>(i_size_read(ino) & (msblk->block_size - 1)),
+        static_cast<int>(squashfs_i(ino)->fragment_offset));
   squashfs_cache_put(buffer);
   return res;
 }
@@ -69,8 +80,9 @@ int squashfs_readpage_fragment(page* p) {
 int squashfs_readpage_sparse(page* p, int index, int file_end) {
   inode* ino = mapping_host(p->mapping);
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
-  int bytes = index == file_end ? static_cast<int>(i_size_read(ino) & (msblk->block_size - 1))
-                                : msblk->block_size;
+  int bytes = index == file_end
+                  ? static_cast<int>(i_size_read(ino) & (msblk->block_size - 1))
+                  : msblk->block_size;
   squashfs_copy_cache(p, nullptr, bytes, 0);
   return 0;
 }
@@ -78,14 +90,18 @@ int squashfs_readpage_sparse(page* p, int index, int file_end) {
 int squashfs_readpage(file*, page* p) {
   inode* ino = mapping_host(p->mapping);
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
-  int index = static_cast<int>(p->index >> (msblk->block_log - PAGE_CACHE_SHIFT));
+  int index =
+      static_cast<int>(p->index >> (msblk->block_log - PAGE_CACHE_SHIFT));
   int file_end = static_cast<int>(i_size_read(ino) >> msblk->block_log);
   int res = 0;
   void* pageaddr;
 
-  if (p->index >= ((i_size_read(ino) + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT)) goto out;
+  if (p->index >=
+      ((i_size_read(ino) + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT))
+    goto out;
 
-  if (index < file_end || squashfs_i(ino)->fragment_block == SQUASHFS_INVALID_BLK) {
+  if (index < file_end ||
+      squashfs_i(ino)->fragment_block == SQUASHFS_INVALID_BLK) {
     uint64_t block = 0;
     int bsize = read_blocklist(ino, index, &block);
     if (bsize < 0) goto error_out;
@@ -120,7 +136,8 @@ address_space_operations squashfs_aops(const ReadPathOps* ops) {
 
 const std::vector<const ReadPathOps*>& AllReadPaths() {
   static const std::vector<const ReadPathOps*> kAll = {
-      &kSync313, &kFileCache313, &kAsync2013, &kAsyncFixed, &kReadpagesCache, &kReadaheadMainline};
+      &kSync313,    &kFileCache313,   &kAsync2013,
+      &kAsyncFixed, &kReadpagesCache, &kReadaheadMainline};
   return kAll;
 }
 

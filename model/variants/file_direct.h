@@ -18,11 +18,13 @@ struct squashfs_page_actor;
 // start_index..: target_page itself, the others locked and referenced by
 // grab_cache_page_nowait; a page that is absent, locked by someone else or
 // already uptodate is left NULL. Returns how many are NULL.
-int squashfs_grab_block_pages(page* target_page, int start_index, int pages, page** page);
+int squashfs_grab_block_pages(page* target_page, int start_index, int pages,
+                              page** page);
 
 // Decodes the block into the cache and copies it into the non-NULL pages
 // of page[0, pages), unlocking each (and releasing all but target_page).
-int squashfs_read_cache(page* target_page, uint64_t block, int bsize, int pages, page** page);
+int squashfs_read_cache(page* target_page, uint64_t block, int bsize, int pages,
+                        page** page);
 
 // The 2013 patch: submits the block's buffer heads and returns; the end_io
 // handler and a work item decompress into the actor's pages and unlock them.

@@ -15,13 +15,16 @@ const FileModel* ImageModel::Find(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<std::pair<uint64_t, uint64_t>> ImageModel::CompressedRanges() const {
+std::vector<std::pair<uint64_t, uint64_t>> ImageModel::CompressedRanges()
+    const {
   std::vector<std::pair<uint64_t, uint64_t>> r;
   for (const auto& f : files) {
     for (const auto& b : f.layout.blocks)
-      if (b.compressed && b.stored_size) r.emplace_back(b.start, b.start + b.stored_size);
+      if (b.compressed && b.stored_size)
+        r.emplace_back(b.start, b.start + b.stored_size);
     if (f.layout.has_tail && f.layout.fragment.compressed)
-      r.emplace_back(f.layout.fragment.start, f.layout.fragment.start + f.layout.fragment.stored_size);
+      r.emplace_back(f.layout.fragment.start,
+                     f.layout.fragment.start + f.layout.fragment.stored_size);
   }
   return r;
 }
@@ -49,9 +52,10 @@ StatusOr<ImageModel> LoadImageModel(std::vector<uint8_t> bytes) {
     f.name = e.name;
     f.layout = layout.value();
     f.content.resize(f.layout.file_size);
-    auto n = img.ReadFile(ino.value(), 0,
-                          std::span<uint8_t>(reinterpret_cast<uint8_t*>(f.content.data()),
-                                             f.content.size()));
+    auto n = img.ReadFile(
+        ino.value(), 0,
+        std::span<uint8_t>(reinterpret_cast<uint8_t*>(f.content.data()),
+                           f.content.size()));
     if (!n.ok()) return n.status();
     m.files.push_back(std::move(f));
   }
@@ -61,7 +65,8 @@ StatusOr<ImageModel> LoadImageModel(std::vector<uint8_t> bytes) {
 StatusOr<ImageModel> LoadImageModelFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::NotFound("cannot open image " + path);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   return LoadImageModel(std::move(bytes));
 }
 

@@ -48,8 +48,10 @@ void direct_finish_page(squashfs_page_actor* a) {
 
 }  // namespace
 
-squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages, int length) {
-  auto* a = static_cast<squashfs_page_actor*>(kmalloc(sizeof(squashfs_page_actor), GFP_KERNEL));
+squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages,
+                                              int length) {
+  auto* a = static_cast<squashfs_page_actor*>(
+      kmalloc(sizeof(squashfs_page_actor), GFP_KERNEL));
   a->buffer = buffer;
   a->pageaddr = nullptr;
   a->length = length ? length : pages * static_cast<int>(PAGE_SIZE);
@@ -62,9 +64,12 @@ squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages, int leng
   return a;
 }
 
-squashfs_page_actor* squashfs_page_actor_init_special(struct page** page, int pages,
-                                                      struct page* target_page, int length) {
-  auto* a = static_cast<squashfs_page_actor*>(kmalloc(sizeof(squashfs_page_actor), GFP_KERNEL));
+squashfs_page_actor* squashfs_page_actor_init_special(struct page** page,
+                                                      int pages,
+                                                      struct page* target_page,
+                                                      int length) {
+  auto* a = static_cast<squashfs_page_actor*>(
+      kmalloc(sizeof(squashfs_page_actor), GFP_KERNEL));
   a->page = page;
   a->pageaddr = nullptr;
   a->length = length ? length : pages * static_cast<int>(PAGE_SIZE);

@@ -31,9 +31,12 @@ struct squashfs_page_actor {
 // kmalloc'd actors, freed by the caller with kfree. A NULL entry of the
 // special actor's page array is skipped by writing into a scratch page
 // (the mainline actor's behaviour; 3.13 callers never pass NULL entries).
-squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages, int length);
-squashfs_page_actor* squashfs_page_actor_init_special(struct page** page, int pages,
-                                                      struct page* target_page, int length);
+squashfs_page_actor* squashfs_page_actor_init(void** buffer, int pages,
+                                              int length);
+squashfs_page_actor* squashfs_page_actor_init_special(struct page** page,
+                                                      int pages,
+                                                      struct page* target_page,
+                                                      int length);
 
 // The calls load the actor's function pointers KASAN-checked: an actor
 // freed under its user must be a report, not a jump through poison.
@@ -43,7 +46,9 @@ inline void* squashfs_first_page(squashfs_page_actor* a) {
 inline void* squashfs_next_page(squashfs_page_actor* a) {
   return kasan_load(a->squashfs_next_page)(a);
 }
-inline void squashfs_finish_page(squashfs_page_actor* a) { kasan_load(a->squashfs_finish_page)(a); }
+inline void squashfs_finish_page(squashfs_page_actor* a) {
+  kasan_load(a->squashfs_finish_page)(a);
+}
 
 }  // namespace squashlab
 

@@ -27,7 +27,8 @@ struct ReadPathOps {
   // Optional a_ops->readpages (3.13 MM): `pages` are not in the page cache
   // yet, each holds the MM's reference; pages left in the vector are
   // released by the MM afterwards.
-  int (*readpages)(file* filp, address_space* mapping, std::vector<page*>* pages);
+  int (*readpages)(file* filp, address_space* mapping,
+                   std::vector<page*>* pages);
   // Optional ->readahead (mainline): rac->pages are in the page cache,
   // locked; the variant must unlock every one. The MM drops its references.
   void (*readahead)(readahead_control* rac);
@@ -47,7 +48,8 @@ address_space_operations squashfs_aops(const ReadPathOps* ops);
 
 // fs/squashfs/file.c (3.13).
 int squashfs_readpage(file* filp, page* p);
-void squashfs_copy_cache(page* p, squashfs_cache_entry* buffer, int bytes, int offset);
+void squashfs_copy_cache(page* p, squashfs_cache_entry* buffer, int bytes,
+                         int offset);
 int squashfs_readpage_fragment(page* p);
 int squashfs_readpage_sparse(page* p, int index, int file_end);
 

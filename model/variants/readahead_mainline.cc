@@ -27,18 +27,24 @@ namespace {
 int read_block_into(inode* ino, int index, page** page, int pages) {
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   int file_end = static_cast<int>(i_size_read(ino) >> msblk->block_log);
-  if (index >= file_end && squashfs_i(ino)->fragment_block != SQUASHFS_INVALID_BLK) {
-    squashfs_cache_entry* e = squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block,
-                                                    static_cast<int>(squashfs_i(ino)->fragment_size));
+  if (index >= file_end &&
+      squashfs_i(ino)->fragment_block != SQUASHFS_INVALID_BLK) {
+    squashfs_cache_entry* e =
+        squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block,
+                              static_cast<int>(squashfs_i(ino)->fragment_size));
     int res = e->error;
     int expected = static_cast<int>(i_size_read(ino) & (msblk->block_size - 1));
     for (int i = 0; !res && i < pages; i++) {
       if (page[i] == nullptr) continue;
       int off = i * static_cast<int>(PAGE_CACHE_SIZE);
-      int avail = std::max(0, std::min(expected - off, static_cast<int>(PAGE_CACHE_SIZE)));
+      int avail = std::max(
+          0, std::min(expected - off, static_cast<int>(PAGE_CACHE_SIZE)));
       char* addr = static_cast<char*>(kmap_atomic(page[i]));
-      squashfs_copy_data(addr, e, static_cast<int>(squashfs_i(ino)->fragment_offset) + off, avail);
-      std::memset(addr + avail, 0, PAGE_CACHE_SIZE - static_cast<size_t>(avail));
+      squashfs_copy_data(
+          addr, e, static_cast<int>(squashfs_i(ino)->fragment_offset) + off,
+          avail);
+      std::memset(addr + avail, 0,
+                  PAGE_CACHE_SIZE - static_cast<size_t>(avail));
       kunmap_atomic(addr);
     }
     squashfs_cache_put(e);
@@ -56,7 +62,8 @@ int read_block_into(inode* ino, int index, page** page, int pages) {
     }
     return pages * static_cast<int>(PAGE_CACHE_SIZE);
   }
-  squashfs_page_actor* actor = squashfs_page_actor_init_special(page, pages, nullptr, 0);
+  squashfs_page_actor* actor =
+      squashfs_page_actor_init_special(page, pages, nullptr, 0);
   int res = squashfs_read_data(ino->i_sb, block, bsize, nullptr, actor);
   kfree(actor);
   if (res > 0 && res % static_cast<int>(PAGE_CACHE_SIZE) && page[pages - 1]) {
@@ -81,8 +88,10 @@ void finish(page** page, int pages, int res, struct page* keep) {
   for (int i = 0; i < pages; i++) {
     if (page[i] == nullptr) continue;
     flush_dcache_page(page[i]);
-    if (res >= 0) SetPageUptodate(page[i]);
-    else SetPageError(page[i]);
+    if (res >= 0)
+      SetPageUptodate(page[i]);
+    else
+      SetPageError(page[i]);
     unlock_page(page[i]);
     if (page[i] != keep) page_cache_release(page[i]);
   }
@@ -97,8 +106,11 @@ void squashfs_readahead(readahead_control* rac) {
   while (i < pages.size()) {
     int start, n;
     block_span(ino, pages[i]->index, &start, &n);
-    auto** batch = static_cast<page**>(kcalloc(static_cast<size_t>(n), sizeof(page*), GFP_KERNEL));
-    for (; i < pages.size() && (pages[i]->index >> shift) == (static_cast<unsigned long>(start) >> shift); i++) {
+    auto** batch = static_cast<page**>(
+        kcalloc(static_cast<size_t>(n), sizeof(page*), GFP_KERNEL));
+    for (; i < pages.size() && (pages[i]->index >> shift) ==
+                                   (static_cast<unsigned long>(start) >> shift);
+         i++) {
       get_page(pages[i]);  // finish() drops it
       batch[pages[i]->index - static_cast<unsigned long>(start)] = pages[i];
     }
@@ -110,22 +122,27 @@ void squashfs_readahead(readahead_control* rac) {
 
 int squashfs_read_folio(file* filp, page* target) {
   inode* ino = mapping_host(target->mapping);
-  if (target->index >= ((i_size_read(ino) + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT))
+  if (target->index >=
+      ((i_size_read(ino) + PAGE_CACHE_SIZE - 1) >> PAGE_CACHE_SHIFT))
     return squashfs_readpage(filp, target);  // beyond EOF: zero it
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   int start, n;
   block_span(ino, target->index, &start, &n);
-  auto** page = static_cast<struct page**>(kcalloc(static_cast<size_t>(n), sizeof(void*), GFP_KERNEL));
+  auto** page = static_cast<struct page**>(
+      kcalloc(static_cast<size_t>(n), sizeof(void*), GFP_KERNEL));
   for (int i = 0; i < n; i++) {
     unsigned long idx = static_cast<unsigned long>(start + i);
-    page[i] = idx == target->index ? target : grab_cache_page_nowait(target->mapping, idx);
+    page[i] = idx == target->index
+                  ? target
+                  : grab_cache_page_nowait(target->mapping, idx);
     if (page[i] && page[i] != target && PageUptodate(page[i])) {
       unlock_page(page[i]);
       page_cache_release(page[i]);
       page[i] = nullptr;
     }
   }
-  int res = read_block_into(ino, start >> (msblk->block_log - PAGE_CACHE_SHIFT), page, n);
+  int res = read_block_into(ino, start >> (msblk->block_log - PAGE_CACHE_SHIFT),
+                            page, n);
   finish(page, n, res, target);
   kfree(page);
   return 0;
@@ -137,7 +154,8 @@ int unused_readpage_block(page*, uint64_t, int) { return -EIO; }
 
 const ReadPathOps kReadaheadMainline = {
     "readahead-mainline",
-    "today's kernel: ->readahead into the MM's locked pages, read_folio per block",
+    "today's kernel: ->readahead into the MM's locked pages, read_folio per "
+    "block",
     unused_readpage_block,
     nullptr,
     squashfs_readahead,

@@ -28,16 +28,20 @@ int squashfs_readpage_block(page* p, uint64_t block, int bsize) {
 
 // The cache entry holding page index `index` of the file (nullptr with
 // *error 0 for a sparse block), referenced.
-squashfs_cache_entry* get_block_of(inode* ino, unsigned long index, int* offset, int* error) {
+squashfs_cache_entry* get_block_of(inode* ino, unsigned long index, int* offset,
+                                   int* error) {
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   int shift = msblk->block_log - PAGE_CACHE_SHIFT;
   int bindex = static_cast<int>(index >> shift);
   int file_end = static_cast<int>(i_size_read(ino) >> msblk->block_log);
-  *offset = static_cast<int>((index & ((1UL << shift) - 1)) << PAGE_CACHE_SHIFT);
+  *offset =
+      static_cast<int>((index & ((1UL << shift) - 1)) << PAGE_CACHE_SHIFT);
   *error = 0;
   squashfs_cache_entry* e;
-  if (bindex >= file_end && squashfs_i(ino)->fragment_block != SQUASHFS_INVALID_BLK) {
-    e = squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block, static_cast<int>(squashfs_i(ino)->fragment_size));
+  if (bindex >= file_end &&
+      squashfs_i(ino)->fragment_block != SQUASHFS_INVALID_BLK) {
+    e = squashfs_get_fragment(ino->i_sb, squashfs_i(ino)->fragment_block,
+                              static_cast<int>(squashfs_i(ino)->fragment_size));
     *offset += static_cast<int>(squashfs_i(ino)->fragment_offset);
   } else {
     uint64_t block = 0;
@@ -53,7 +57,8 @@ squashfs_cache_entry* get_block_of(inode* ino, unsigned long index, int* offset,
   return e;
 }
 
-int squashfs_readpages(file*, address_space* mapping, std::vector<page*>* pages) {
+int squashfs_readpages(file*, address_space* mapping,
+                       std::vector<page*>* pages) {
   inode* ino = mapping_host(mapping);
   uint64_t isize = i_size_read(ino);
   std::vector<page*> list = std::move(*pages);
@@ -66,11 +71,13 @@ int squashfs_readpages(file*, address_space* mapping, std::vector<page*>* pages)
     int offset = 0, error = 0;
     squashfs_cache_entry* e = get_block_of(ino, p->index, &offset, &error);
     uint64_t pos = static_cast<uint64_t>(p->index) << PAGE_CACHE_SHIFT;
-    int avail = static_cast<int>(std::min<uint64_t>(PAGE_CACHE_SIZE, isize > pos ? isize - pos : 0));
+    int avail = static_cast<int>(
+        std::min<uint64_t>(PAGE_CACHE_SIZE, isize > pos ? isize - pos : 0));
     if (!error) {
       char* pageaddr = static_cast<char*>(kmap_atomic(p));
       int got = squashfs_copy_data(pageaddr, e, offset, avail);
-      std::memset(pageaddr + got, 0, PAGE_CACHE_SIZE - static_cast<size_t>(got));
+      std::memset(pageaddr + got, 0,
+                  PAGE_CACHE_SIZE - static_cast<size_t>(got));
       kunmap_atomic(pageaddr);
       flush_dcache_page(p);
       SetPageUptodate(p);

@@ -23,7 +23,9 @@ struct squashfs_cache;
 struct page;
 
 inline constexpr uint32_t SQUASHFS_COMPRESSED_BIT_BLOCK = 1u << 24;
-inline bool SQUASHFS_COMPRESSED_BLOCK(uint32_t b) { return !(b & SQUASHFS_COMPRESSED_BIT_BLOCK); }
+inline bool SQUASHFS_COMPRESSED_BLOCK(uint32_t b) {
+  return !(b & SQUASHFS_COMPRESSED_BIT_BLOCK);
+}
 inline int SQUASHFS_COMPRESSED_SIZE_BLOCK(uint32_t b) {
   return static_cast<int>(b & ~SQUASHFS_COMPRESSED_BIT_BLOCK);
 }
@@ -40,11 +42,11 @@ struct squashfs_sb_info {
   uint64_t bytes_used = 0;
   CompressorId compression = CompressorId::kGzip;
   const SquashfsDecompressorOps* thread_ops = nullptr;
-  void* stream = nullptr;                       // the strategy's state
+  void* stream = nullptr;  // the strategy's state
   squashfs_cache* fragment_cache = nullptr;
-  squashfs_cache* read_page = nullptr;          // FILE_CACHE's one-block cache
+  squashfs_cache* read_page = nullptr;  // FILE_CACHE's one-block cache
   const ReadPathOps* read_path = nullptr;
-  address_space_operations aops;                // what squashfs_iget installs
+  address_space_operations aops;  // what squashfs_iget installs
 };
 
 inline squashfs_sb_info* SQUASHFS_SB(super_block* sb) {
@@ -57,12 +59,15 @@ struct squashfs_inode_info : inode {
   // The block list: one size word per full block (0 = sparse), starts.
   std::vector<uint64_t> block_start;
   std::vector<uint32_t> block_size_word;
-  uint64_t fragment_block = SQUASHFS_INVALID_BLK;  // start of the fragment block
-  uint32_t fragment_size = 0;                      // its size word
+  uint64_t fragment_block =
+      SQUASHFS_INVALID_BLK;    // start of the fragment block
+  uint32_t fragment_size = 0;  // its size word
   uint32_t fragment_offset = 0;
 };
 
-inline squashfs_inode_info* squashfs_i(inode* i) { return static_cast<squashfs_inode_info*>(i); }
+inline squashfs_inode_info* squashfs_i(inode* i) {
+  return static_cast<squashfs_inode_info*>(i);
+}
 
 // fs/squashfs/file.c read_blocklist: the size word of block `index`, and
 // its start in *block.

@@ -12,11 +12,13 @@
 
 namespace squashlab {
 
-void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk, const ImageModel& image,
-                         const ReadPathOps* read_path, const SquashfsDecompressorOps* decomp) {
+void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk,
+                         const ImageModel& image, const ReadPathOps* read_path,
+                         const SquashfsDecompressorOps* decomp) {
   // sb_min_blocksize(sb, SQUASHFS_DEVBLK_SIZE): never below the device's
   // logical block size (a 4K-sector device reads in 4K buffers).
-  unsigned devblk = std::max<unsigned>(SQUASHFS_DEVBLK_SIZE, sb->s_bdev->logical_block_size);
+  unsigned devblk =
+      std::max<unsigned>(SQUASHFS_DEVBLK_SIZE, sb->s_bdev->logical_block_size);
   unsigned char bits = 0;
   while ((1u << bits) < devblk) bits++;
   sb->s_blocksize = devblk;
@@ -33,26 +35,31 @@ void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk, const ImageMo
   msblk->read_path = read_path;
   msblk->aops = squashfs_aops(read_path);
   msblk->thread_ops = decomp;
-  msblk->fragment_cache =
-      squashfs_cache_init("fragment", SQUASHFS_CACHED_FRAGMENTS, msblk->block_size);
+  msblk->fragment_cache = squashfs_cache_init(
+      "fragment", SQUASHFS_CACHED_FRAGMENTS, msblk->block_size);
   msblk->read_page = squashfs_cache_init("data", 1, msblk->block_size);
   decomp->create(msblk);
 }
 
-inode* squashfs_iget(super_block* sb, const FileModel& f, unsigned long ino_nr) {
+inode* squashfs_iget(super_block* sb, const FileModel& f,
+                     unsigned long ino_nr) {
   auto* ino = Kernel::Current().New<squashfs_inode_info>();
   ino->i_sb = sb;
   ino->i_ino = ino_nr;
   ino->i_size = f.layout.file_size;
   for (const StoredBlock& b : f.layout.blocks) {
     ino->block_start.push_back(b.start);
-    ino->block_size_word.push_back(b.stored_size == 0 ? 0
-                                                      : (b.stored_size | (b.compressed ? 0 : SQUASHFS_COMPRESSED_BIT_BLOCK)));
+    ino->block_size_word.push_back(
+        b.stored_size == 0
+            ? 0
+            : (b.stored_size |
+               (b.compressed ? 0 : SQUASHFS_COMPRESSED_BIT_BLOCK)));
   }
   if (f.layout.has_tail) {
     ino->fragment_block = f.layout.fragment.start;
-    ino->fragment_size = f.layout.fragment.stored_size |
-                         (f.layout.fragment.compressed ? 0 : SQUASHFS_COMPRESSED_BIT_BLOCK);
+    ino->fragment_size =
+        f.layout.fragment.stored_size |
+        (f.layout.fragment.compressed ? 0 : SQUASHFS_COMPRESSED_BIT_BLOCK);
     ino->fragment_offset = f.layout.tail_offset;
   }
   ino->i_mapping = new_address_space(f.name);

@@ -18,8 +18,9 @@ struct ReadPathOps;
 struct SquashfsDecompressorOps;
 
 // REQUIRES: sb->s_bdev set; inside a Kernel's setup. `msblk` outlives sb.
-void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk, const ImageModel& image,
-                         const ReadPathOps* read_path, const SquashfsDecompressorOps* decomp);
+void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk,
+                         const ImageModel& image, const ReadPathOps* read_path,
+                         const SquashfsDecompressorOps* decomp);
 // A run-owned inode for `f`, with a new mapping whose a_ops are the read
 // path's (squashfs_aops).
 inode* squashfs_iget(super_block* sb, const FileModel& f, unsigned long ino_nr);

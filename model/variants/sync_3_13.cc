@@ -35,13 +35,15 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   if (end_index > file_end) end_index = file_end;
   pages = end_index - start_index + 1;
 
-  page = static_cast<struct page**>(kmalloc(sizeof(void*) * static_cast<size_t>(pages), GFP_KERNEL));
+  page = static_cast<struct page**>(
+      kmalloc(sizeof(void*) * static_cast<size_t>(pages), GFP_KERNEL));
   // Create a "page actor" which will kmap and kunmap the page cache pages
   // appropriately within the decompressor.
   actor = squashfs_page_actor_init_special(page, pages, nullptr, 0);
 
   // Try to grab all the pages covered by the Squashfs block.
-  missing_pages = squashfs_grab_block_pages(target_page, start_index, pages, page);
+  missing_pages =
+      squashfs_grab_block_pages(target_page, start_index, pages, page);
 
   if (missing_pages) {
     // Couldn't get one or more pages: reclaimed, or racing with another
@@ -59,7 +61,8 @@ int squashfs_readpage_block(page* target_page, uint64_t block, int bsize) {
   bytes = res % static_cast<int>(PAGE_CACHE_SIZE);
   if (bytes) {
     char* pageaddr = static_cast<char*>(kmap_atomic(page[pages - 1]));
-    std::memset(pageaddr + bytes, 0, PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
+    std::memset(pageaddr + bytes, 0,
+                PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
     kunmap_atomic(pageaddr);
   }
 
@@ -94,7 +97,8 @@ out:
 
 const ReadPathOps kSync313 = {
     "sync-3.13",
-    "3.13 FILE_DIRECT: synchronous squashfs_read_data into the grabbed pages, cache fallback",
+    "3.13 FILE_DIRECT: synchronous squashfs_read_data into the grabbed pages, "
+    "cache fallback",
     squashfs_readpage_block,
     nullptr,
     nullptr,

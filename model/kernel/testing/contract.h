@@ -26,10 +26,11 @@ inline Report RunTask(std::function<void()> body, KernelConfig config = {},
 
 }  // namespace squashlab::testing
 
-#define EXPECT_SILENT(report) EXPECT_TRUE((report).empty()) << (report).ToString()
-#define EXPECT_REPORT(report, kind_)                                            \
-  EXPECT_EQ((report).kind, kind_) << ::squashlab::ReportKindName((report).kind) \
-                                  << "\n"                                       \
-                                  << (report).ToString()
+#define EXPECT_SILENT(report) \
+  EXPECT_TRUE((report).empty()) << (report).ToString()
+#define EXPECT_REPORT(report, kind_)                        \
+  EXPECT_EQ((report).kind, kind_)                           \
+      << ::squashlab::ReportKindName((report).kind) << "\n" \
+      << (report).ToString()
 
 #endif  // SQUASHLAB_MODEL_KERNEL_TESTING_CONTRACT_H_

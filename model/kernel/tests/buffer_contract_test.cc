@@ -20,7 +20,8 @@ using testing::RunTask;
 
 std::vector<unsigned char> Medium() {
   std::vector<unsigned char> v(16 * 1024);
-  for (size_t i = 0; i < v.size(); i++) v[i] = static_cast<unsigned char>(i * 7 + i / 1024);
+  for (size_t i = 0; i < v.size(); i++)
+    v[i] = static_cast<unsigned char>(i * 7 + i / 1024);
   return v;
 }
 
@@ -49,7 +50,8 @@ TEST(BufferContract, LegalSyncReadIsSilentAndReadsTheMedium) {
         for (buffer_head* b : bh) {
           wait_on_buffer(b);
           ASSERT_TRUE(buffer_uptodate(b));
-          EXPECT_EQ(std::memcmp(b->b_data, &want[b->b_blocknr * 1024], 1024), 0);
+          EXPECT_EQ(std::memcmp(b->b_data, &want[b->b_blocknr * 1024], 1024),
+                    0);
           brelse(b);
         }
         buffer_head* again = sb_getblk(sb, 3);
@@ -71,7 +73,8 @@ TEST(BufferContract, BrelseOfFreeBuffer) {
       },
       &disk);
   EXPECT_REPORT(r, ReportKind::kBrelseFreeBuffer);
-  EXPECT_NE(r.body.find("VFS: brelse: Trying to free free buffer"), std::string::npos);
+  EXPECT_NE(r.body.find("VFS: brelse: Trying to free free buffer"),
+            std::string::npos);
 }
 
 TEST(BufferContract, PutBhOfFreeBuffer) {

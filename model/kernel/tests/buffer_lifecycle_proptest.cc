@@ -9,9 +9,9 @@
 #include <rapidcheck/state.h>
 
 #include "model/kernel/buffer_head.h"
-#include "model/sched/explore_executor.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/ram_disk.h"
+#include "model/sched/explore_executor.h"
 #include "model/sched/replay_strategy.h"
 
 namespace squashlab {
@@ -58,21 +58,21 @@ struct BhSut {
 
 using BhCmd = rc::state::Command<BhModel, BhSut>;
 
-#define SQL_CMD(Name, Pre, Apply, Run)                                       \
-  struct Name : BhCmd {                                                      \
-    void checkPreconditions(const BhModel& m) const override {               \
-      (void)m;                                                               \
-      RC_PRE(Pre);                                                           \
-    }                                                                        \
-    void apply(BhModel& m) const override {                                  \
-      (void)m;                                                               \
-      Apply;                                                                 \
-    }                                                                        \
-    void run(const BhModel& m, BhSut& s) const override {                    \
-      (void)m;                                                               \
-      RC_ASSERT(s.Do([&] { Run; }));                                         \
-    }                                                                        \
-    void show(std::ostream& os) const override { os << #Name; }              \
+#define SQL_CMD(Name, Pre, Apply, Run)                          \
+  struct Name : BhCmd {                                         \
+    void checkPreconditions(const BhModel& m) const override {  \
+      (void)m;                                                  \
+      RC_PRE(Pre);                                              \
+    }                                                           \
+    void apply(BhModel& m) const override {                     \
+      (void)m;                                                  \
+      Apply;                                                    \
+    }                                                           \
+    void run(const BhModel& m, BhSut& s) const override {       \
+      (void)m;                                                  \
+      RC_ASSERT(s.Do([&] { Run; }));                            \
+    }                                                           \
+    void show(std::ostream& os) const override { os << #Name; } \
   };
 
 SQL_CMD(Getblk, true, m.refs++, {
@@ -83,10 +83,12 @@ SQL_CMD(Getblk, true, m.refs++, {
 SQL_CMD(Get, m.refs > 0, m.refs++, get_bh(s.bh))
 SQL_CMD(Put, m.refs > 0, m.refs--, put_bh(s.bh))
 SQL_CMD(Brelse, m.refs > 0, m.refs--, brelse(s.bh))
-SQL_CMD(TryLock, m.refs > 0, m.locked = true, RC_ASSERT(trylock_buffer(s.bh) == !m.locked))
+SQL_CMD(TryLock, m.refs > 0, m.locked = true,
+        RC_ASSERT(trylock_buffer(s.bh) == !m.locked))
 SQL_CMD(Unlock, m.refs > 0 && m.locked, m.locked = false, unlock_buffer(s.bh))
 SQL_CMD(SetUptodate, m.refs > 0, m.uptodate = true, set_buffer_uptodate(s.bh))
-SQL_CMD(ClearUptodate, m.refs > 0, m.uptodate = false, clear_buffer_uptodate(s.bh))
+SQL_CMD(ClearUptodate, m.refs > 0, m.uptodate = false,
+        clear_buffer_uptodate(s.bh))
 SQL_CMD(CheckState, m.refs > 0, {}, {
   RC_ASSERT(!!buffer_locked(s.bh) == m.locked);
   RC_ASSERT(!!buffer_uptodate(s.bh) == m.uptodate);
@@ -96,7 +98,9 @@ SQL_CMD(CheckState, m.refs > 0, {}, {
 // ll_rw_block + wait_on_buffer from a task, the device failing or not.
 struct Read : BhCmd {
   bool fail = *rc::gen::arbitrary<bool>();
-  void checkPreconditions(const BhModel& m) const override { RC_PRE(m.refs > 0 && !m.locked); }
+  void checkPreconditions(const BhModel& m) const override {
+    RC_PRE(m.refs > 0 && !m.locked);
+  }
   void apply(BhModel& m) const override {
     if (!m.uptodate) m.uptodate = !fail;
   }
@@ -108,12 +112,15 @@ struct Read : BhCmd {
       wait_on_buffer(bh);
     }));
   }
-  void show(std::ostream& os) const override { os << "Read(fail=" << fail << ")"; }
+  void show(std::ostream& os) const override {
+    os << "Read(fail=" << fail << ")";
+  }
 };
 
 auto GenCommand() {
-  return rc::state::gen::execOneOfWithArgs<Getblk, Get, Put, Brelse, TryLock, Unlock,
-                                           SetUptodate, ClearUptodate, CheckState, Read>();
+  return rc::state::gen::execOneOfWithArgs<Getblk, Get, Put, Brelse, TryLock,
+                                           Unlock, SetUptodate, ClearUptodate,
+                                           CheckState, Read>();
 }
 
 RC_GTEST_PROP(BufferLifecycle, LegalSequencesNeverReport, ()) {
@@ -154,7 +161,9 @@ RC_GTEST_PROP(BufferLifecycle, OneMisuseAlwaysReports, ()) {
       case 1:
         for (int i = 0; i <= m.refs; i++) put_bh(sut.bh);
         break;
-      case 2: unlock_buffer(sut.bh); break;
+      case 2:
+        unlock_buffer(sut.bh);
+        break;
       case 3:
         sut.bh->b_end_io = end_buffer_read_sync;
         submit_bh(READ, sut.bh);
@@ -163,7 +172,8 @@ RC_GTEST_PROP(BufferLifecycle, OneMisuseAlwaysReports, ()) {
   });
   RC_ASSERT(sut.kernel->reported());
   ReportKind k = sut.kernel->report().kind;
-  RC_ASSERT(k == (misuse < 2 ? ReportKind::kBrelseFreeBuffer : ReportKind::kBufferBug));
+  RC_ASSERT(k == (misuse < 2 ? ReportKind::kBrelseFreeBuffer
+                             : ReportKind::kBufferBug));
 }
 
 }  // namespace

@@ -9,14 +9,14 @@
 #include "model/kernel/bio.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/completion.h"
-#include "model/sched/explorer.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/page.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/ram_disk.h"
-#include "model/sched/replay_strategy.h"
 #include "model/kernel/testing/contract.h"
 #include "model/kernel/workqueue.h"
+#include "model/sched/explorer.h"
+#include "model/sched/replay_strategy.h"
 
 namespace squashlab {
 namespace {
@@ -48,7 +48,8 @@ TEST(PageContract, UnlockOfUnlockedPage) {
     unlock_page(p);
   });
   EXPECT_REPORT(r, ReportKind::kPageBug);
-  EXPECT_NE(r.body.find("VM_BUG_ON_PAGE(!PageLocked(page))"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("VM_BUG_ON_PAGE(!PageLocked(page))"), std::string::npos)
+      << r.body;
 }
 
 TEST(PageContract, SetPageUptodateWithoutLock) {
@@ -82,7 +83,8 @@ TEST(PageContract, FreedWhileInMappingIsBadPageState) {
     page_cache_release(p);  // drops the page cache's reference too
   });
   EXPECT_REPORT(r, ReportKind::kBadPageState);
-  EXPECT_NE(r.body.find("BUG: Bad page state in process dd"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("BUG: Bad page state in process dd"), std::string::npos)
+      << r.body;
   EXPECT_NE(r.body.find("index:0x7"), std::string::npos) << r.body;
   EXPECT_NE(r.body.find("(error|uptodate)"), std::string::npos) << r.body;
 }
@@ -118,7 +120,8 @@ TEST(PageContract, LockPageWithPreemptionDisabled) {
     lock_page(p);
   });
   EXPECT_REPORT(r, ReportKind::kSchedulingWhileAtomic);
-  EXPECT_NE(r.body.find("BUG: scheduling while atomic: dd/"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("BUG: scheduling while atomic: dd/"), std::string::npos)
+      << r.body;
 }
 
 TEST(PageContract, PageLeftLockedAtQuiescence) {
@@ -169,7 +172,7 @@ TEST(PageContract, ReclaimEvictsOnlyCleanUnlockedUnusedPages) {
     for (pgoff_t i = 0; i < 3; i++) {
       page* p = grab_cache_page_nowait(m, i);
       SetPageUptodate(p);
-      if (i != 1) unlock_page(p);   // page 1 stays locked
+      if (i != 1) unlock_page(p);         // page 1 stays locked
       if (i != 2) page_cache_release(p);  // page 2 stays referenced
     }
     EXPECT_EQ(shrink_page_cache(10), 1u);  // only page 0 goes

@@ -10,13 +10,13 @@
 #include <cstring>
 
 #include "model/kernel/buffer_head.h"
-#include "model/sched/explorer.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 #include "model/kernel/ram_disk.h"
-#include "model/sched/replay_strategy.h"
 #include "model/kernel/testing/contract.h"
+#include "model/sched/explorer.h"
+#include "model/sched/replay_strategy.h"
 
 namespace squashlab {
 namespace {
@@ -30,7 +30,7 @@ KernelConfig Production() {
 // Runs `body` as the task "dd" under the non-preemptive schedule; the
 // whole result, every report included.
 RunResult RunAll(std::function<void()> body, KernelConfig config = {},
-              std::function<void(Kernel&)> extra_setup = nullptr) {
+                 std::function<void(Kernel&)> extra_setup = nullptr) {
   Explorer explorer;
   Scenario sc{"reports", config, [body, extra_setup](Kernel& k) {
                 if (extra_setup) extra_setup(k);
@@ -70,7 +70,8 @@ TEST(Warnings, BadPageStateIsAWarningAndTheRunGoesOn) {
   EXPECT_FALSE(r.reports[1].warning);
   EXPECT_EQ(r.report.kind, ReportKind::kBadPageState);  // the first report
   const std::string& body = r.reports[0].body;
-  EXPECT_NE(body.find("BUG: Bad page state in process dd"), std::string::npos) << body;
+  EXPECT_NE(body.find("BUG: Bad page state in process dd"), std::string::npos)
+      << body;
   EXPECT_NE(body.find("count:0"), std::string::npos) << body;
   EXPECT_NE(body.find("index:0x7"), std::string::npos) << body;
   EXPECT_NE(body.find("(error|uptodate)"), std::string::npos) << body;
@@ -116,7 +117,8 @@ TEST(Warnings, PageFreedCorrectlyIsSilent) {
           SetPageUptodate(p);
           unlock_page(p);
           page_cache_release(p);
-          page* held = find_lock_page(m, 7);  // as truncation: a reference and the lock
+          page* held =
+              find_lock_page(m, 7);  // as truncation: a reference and the lock
           ASSERT_EQ(held, p);
           delete_from_page_cache(p);  // drops the cache's reference
           unlock_page(p);
@@ -191,11 +193,12 @@ TEST(ProductionKernel, KfreeKeepsTheBytesAndKmallocReusesThem) {
         EXPECT_EQ(a->b_count, 0);  // a fresh slab object: zero, not poison
         a->b_count = 7;
         kfree(a);
-        kasan_check_read(&a->b_count, sizeof a->b_count);  // a stale read: no report
+        kasan_check_read(&a->b_count,
+                         sizeof a->b_count);  // a stale read: no report
         EXPECT_EQ(a->b_count, 7);
         auto* b = static_cast<Obj*>(kmalloc(sizeof(Obj), GFP_KERNEL));
-        EXPECT_EQ(b, a);             // LIFO reuse from the same cache
-        EXPECT_EQ(b->b_count, 7);    // stale field, as on a production SLUB
+        EXPECT_EQ(b, a);           // LIFO reuse from the same cache
+        EXPECT_EQ(b->b_count, 7);  // stale field, as on a production SLUB
         kfree(b);
         auto* z = static_cast<Obj*>(kzalloc(sizeof(Obj), GFP_KERNEL));
         EXPECT_EQ(z, a);
@@ -237,27 +240,37 @@ TEST(ProductionKernel, AWalkOffTheSlabIsAPagingRequest) {
   RunResult r = RunAll(
       [] {
         auto** arr = static_cast<void**>(kcalloc(4, sizeof(void*), GFP_KERNEL));
-        for (int i = 0; i < 4; i++) kasan_check_read(&arr[i], sizeof arr[i]);  // in bounds
-        kasan_check_read(&arr[5], sizeof arr[5]);  // past the last object carved
+        for (int i = 0; i < 4; i++)
+          kasan_check_read(&arr[i], sizeof arr[i]);  // in bounds
+        kasan_check_read(&arr[5],
+                         sizeof arr[5]);  // past the last object carved
         ADD_FAILURE() << "read past the slab";
       },
       Production());
-  ASSERT_EQ(Kinds(r), (std::vector<ReportKind>{ReportKind::kGeneralProtection}));
-  EXPECT_NE(r.report.title.find("paging request"), std::string::npos) << r.report.title;
+  ASSERT_EQ(Kinds(r),
+            (std::vector<ReportKind>{ReportKind::kGeneralProtection}));
+  EXPECT_NE(r.report.title.find("paging request"), std::string::npos)
+      << r.report.title;
 }
 
 TEST(ProductionKernel, AFreelistPointerDereferencedIsAPagingRequest) {
   RunResult r = RunAll([] {
-    Kernel::Current().CheckPtr(reinterpret_cast<void*>(0xffff880012345678ULL), "zlib_uncompress");
+    Kernel::Current().CheckPtr(reinterpret_cast<void*>(0xffff880012345678ULL),
+                               "zlib_uncompress");
   });
-  ASSERT_EQ(Kinds(r), (std::vector<ReportKind>{ReportKind::kGeneralProtection}));
+  ASSERT_EQ(Kinds(r),
+            (std::vector<ReportKind>{ReportKind::kGeneralProtection}));
 }
 
 TEST(ProductionKernel, NullFieldFaultsAtItsOffset) {
-  RunResult r = RunAll([] { Kernel::Current().CheckField(nullptr, 0x28, "zlib_uncompress"); });
+  RunResult r = RunAll(
+      [] { Kernel::Current().CheckField(nullptr, 0x28, "zlib_uncompress"); });
   ASSERT_EQ(Kinds(r), (std::vector<ReportKind>{ReportKind::kNullDereference}));
-  EXPECT_NE(r.report.body.find("dereference at 0000000000000028"), std::string::npos);
-  EXPECT_EQ(r.report.title, "BUG: unable to handle kernel NULL pointer dereference in zlib_uncompress");
+  EXPECT_NE(r.report.body.find("dereference at 0000000000000028"),
+            std::string::npos);
+  EXPECT_EQ(r.report.title,
+            "BUG: unable to handle kernel NULL pointer dereference in "
+            "zlib_uncompress");
 }
 
 TEST(ProductionKernel, DebugVmChecksAreWarningsAndExecutionGoesOn) {
@@ -274,8 +287,9 @@ TEST(ProductionKernel, DebugVmChecksAreWarningsAndExecutionGoesOn) {
         page_cache_release(p);  // count 0 with the mapping set
       },
       Production());
-  ASSERT_EQ(Kinds(r), (std::vector<ReportKind>{ReportKind::kPageBug, ReportKind::kPageBug,
-                                               ReportKind::kBadPageState}));
+  ASSERT_EQ(Kinds(r),
+            (std::vector<ReportKind>{ReportKind::kPageBug, ReportKind::kPageBug,
+                                     ReportKind::kBadPageState}));
   for (const Report& x : r.reports) EXPECT_TRUE(x.warning);
   EXPECT_NE(r.reports[2].body.find("(error|uptodate)"), std::string::npos);
   // The debug kernel stops at the first of them.

@@ -74,8 +74,9 @@ TEST(MemoryContract, UninitialisedPointerField) {
 TEST(MemoryContract, NullPageIsNullDereference) {
   Report r = RunTask([] { SetPageUptodate(nullptr); });
   EXPECT_REPORT(r, ReportKind::kNullDereference);
-  EXPECT_NE(r.body.find("BUG: unable to handle kernel NULL pointer dereference"),
-            std::string::npos);
+  EXPECT_NE(
+      r.body.find("BUG: unable to handle kernel NULL pointer dereference"),
+      std::string::npos);
 }
 
 TEST(MemoryContract, LeakAtQuiescence) {
@@ -84,10 +85,12 @@ TEST(MemoryContract, LeakAtQuiescence) {
   EXPECT_NE(r.body.find("unreferenced object"), std::string::npos);
 }
 
-// --- work items ---------------------------------------------------------------
+// --- work items
+// ---------------------------------------------------------------
 
 void FreeOwnContainer(work_struct* w) {
-  Assoc* a = reinterpret_cast<Assoc*>(reinterpret_cast<char*>(w) - offsetof(Assoc, read_work));
+  Assoc* a = reinterpret_cast<Assoc*>(reinterpret_cast<char*>(w) -
+                                      offsetof(Assoc, read_work));
   kfree(a);
 }
 
@@ -123,14 +126,15 @@ TEST(WorkContract, PendingWorkIsNotQueuedTwiceAndFlushWaits) {
   }));
 }
 
-// --- contexts -----------------------------------------------------------------
+// --- contexts
+// -----------------------------------------------------------------
 
 TEST(ContextContract, MutexInInterruptContext) {
   Report r = RunTask([] {
     static mutex m;
     mutex_init(&m);
-    Kernel::Current().Spawn(TaskSpec{"irq/test", TaskContext::kInterrupt, 0, 100, 0,
-                                     [] { mutex_lock(&m); }});
+    Kernel::Current().Spawn(TaskSpec{"irq/test", TaskContext::kInterrupt, 0,
+                                     100, 0, [] { mutex_lock(&m); }});
   });
   EXPECT_REPORT(r, ReportKind::kSchedulingWhileAtomic);
   EXPECT_NE(r.body.find("in_interrupt(): 1"), std::string::npos) << r.body;
@@ -148,7 +152,8 @@ TEST(ContextContract, MutexUnlockByNonOwner) {
 TEST(ContextContract, SmpProcessorIdInPreemptibleCode) {
   Report r = RunTask([] { (void)smp_processor_id(); });
   EXPECT_REPORT(r, ReportKind::kBadContext);
-  EXPECT_NE(r.body.find("in preemptible [00000000] code: dd/"), std::string::npos);
+  EXPECT_NE(r.body.find("in preemptible [00000000] code: dd/"),
+            std::string::npos);
 }
 
 struct Stream {
@@ -204,7 +209,8 @@ TEST(ContextContract, SleepingForeverIsAHungTask) {
     wait_event(wq, [] { return flag.counter.load() != 0; });
   });
   EXPECT_REPORT(r, ReportKind::kHungTask);
-  EXPECT_NE(r.body.find("INFO: task dd:0 blocked for more than 120 seconds."), std::string::npos)
+  EXPECT_NE(r.body.find("INFO: task dd:0 blocked for more than 120 seconds."),
+            std::string::npos)
       << r.body;
 }
 
@@ -212,8 +218,8 @@ TEST(ContextContract, CompletionWakesTheWaiter) {
   EXPECT_SILENT(RunTask([] {
     static completion done;
     init_completion(&done);
-    Kernel::Current().Spawn(TaskSpec{"irq/x", TaskContext::kInterrupt, 1, 100, 0,
-                                     [] { complete(&done); }});
+    Kernel::Current().Spawn(TaskSpec{"irq/x", TaskContext::kInterrupt, 1, 100,
+                                     0, [] { complete(&done); }});
     wait_for_completion(&done);
   }));
 }
