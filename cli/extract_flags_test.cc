@@ -9,6 +9,7 @@
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
+#include "cli/testing/temp_files.h"
 #include "testdata/expected_tree.h"
 
 namespace squashlab::cli {
@@ -16,17 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-fs::path FreshDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  fs::path p = fs::path(tmp ? tmp : "/tmp") / name;
-  fs::remove_all(p);
-  return p;
-}
+using test_files::FreshDir;
+using test_files::Slurp;
 
 const std::string kImage = testdata::ImagePath("tree_gzip");
 

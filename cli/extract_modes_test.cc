@@ -15,6 +15,7 @@
 #include "cli/cli_status.h"
 #include "cli/commands.h"
 #include "cli/extractor.h"
+#include "cli/testing/temp_files.h"
 #include "cli/tree_walker.h"
 #include "reader/image.h"
 
@@ -25,17 +26,8 @@ namespace fs = std::filesystem;
 
 const char kImage[] = "cli/modes.sqfs";
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-fs::path FreshDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  fs::path p = fs::path(tmp ? tmp : "/tmp") / name;
-  fs::remove_all(p);
-  return p;
-}
+using test_files::FreshDir;
+using test_files::Slurp;
 
 struct stat Lstat(const fs::path& p) {
   struct stat st = {};

@@ -14,6 +14,7 @@
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
+#include "cli/testing/temp_files.h"
 #include "reader/image.h"
 #include "testdata/expected_tree.h"
 
@@ -22,17 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-fs::path FreshDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  fs::path p = fs::path(tmp ? tmp : "/tmp") / name;
-  fs::remove_all(p);
-  return p;
-}
+using test_files::FreshDir;
+using test_files::Slurp;
 
 class ExtractTest : public ::testing::TestWithParam<const char*> {};
 
