@@ -9,16 +9,20 @@ bin="$root/cli/squashlab"
 [[ -x "$bin" ]] || bin="${SQUASHLAB:-bazel-bin/cli/squashlab}"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 validate="$root/cli/testing/validate_json.py"
+# Debian's python3 has python3-jsonschema (tools/install_deps.sh); another
+# python3 first on PATH may not.
+py=/usr/bin/python3
+[[ -x "$py" ]] || py=python3
 
 # A failing and a clean variant: classes with tokens, and none.
 "$bin" verify --variant async-2013 --variant sync-3.13 --decomp single --budget 60 \
   --expect async-2013=fail --json "$tmp/verify.json" >/dev/null 2>&1
-python3 "$validate" "$root/docs/schema/verify.schema.json" "$tmp/verify.json"
+"$py" "$validate" "$root/docs/schema/verify.schema.json" "$tmp/verify.json"
 
 for scenario in emmc rt-latency; do
   "$bin" bench "$scenario" --small --cache "$tmp/cache" --json "$tmp/bench-$scenario.json" \
     >/dev/null 2>&1
-  python3 "$validate" "$root/docs/schema/bench.schema.json" "$tmp/bench-$scenario.json"
+  "$py" "$validate" "$root/docs/schema/bench.schema.json" "$tmp/bench-$scenario.json"
 done
 
 # --out DIR: per class a report, a minimised ftrace listing and a Chrome
