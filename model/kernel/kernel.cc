@@ -17,13 +17,13 @@
 namespace squashlab {
 namespace {
 thread_local Kernel* g_current = nullptr;
+}  // namespace
 
 std::string Hex16(uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
   return buf;
 }
-}  // namespace
 
 Kernel::Kernel(KernelConfig config, Executor* executor)
     : config_(config), exec_(executor), heap_(config.debug) {

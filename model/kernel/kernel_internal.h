@@ -10,12 +10,16 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "model/kernel/kernel.h"
 
 namespace squashlab {
+
+// An address as the kernel's reports print it: 16 hex digits, no prefix.
+std::string Hex16(uint64_t v);
 
 struct KernelInternal {
   static Executor& Exec(Kernel& k) { return k.exec(); }

@@ -15,7 +15,7 @@ ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed,
   KernelScope scope(&kernel);
   try {
     sc.setup(kernel);
-    out.run = exec.Run(kernel);
+    out.run = exec.Run();
     if (out.run.completed) kernel.CheckQuiescence();
   } catch (const TaskOops&) {
     // setup or a quiescence hook hit a report; it is recorded

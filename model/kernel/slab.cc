@@ -288,10 +288,7 @@ void CheckHeapAtQuiescence(Kernel& k) {
   std::string body = "kmemleak: " + std::to_string(live.size()) +
                      " new suspected memory leaks\n";
   for (auto& [addr, obj] : live) {
-    char hex[20];
-    std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(addr));
-    body += std::string("unreferenced object 0x") + hex + " (size " +
+    body += "unreferenced object 0x" + Hex16(addr) + " (size " +
             std::to_string(obj.size) + "):\n  comm \"" + obj.comm +
             "\"\n  backtrace: kmalloc from " + obj.site + "\n";
   }

@@ -55,7 +55,8 @@ class Executor {
   // Called by the kernel after recording a report: stops the run.
   virtual void OnReport() = 0;
   // Runs all spawned tasks until they finish, a report fires, or a hang.
-  virtual RunOutcome Run(RunHooks& hooks) = 0;
+  // REQUIRES: a run attached (Attach).
+  virtual RunOutcome Run() = 0;
   virtual const char* Name() const = 0;
   // Preemption of the current task turned off (count 0 -> 1) or back on.
   // The threads executor makes a CPU's non-preemptible sections exclusive.

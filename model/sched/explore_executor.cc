@@ -140,22 +140,13 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   steps_++;
   switches_++;
   s->task.started = true;
-  if (!strategy_->WantsSteps()) {  // random, PCT, replay: no bookkeeping
-    step_waited_.clear();
-    step_woke_.clear();
-    current_ = s;
-    s->fiber->Resume();
-    current_ = nullptr;
-    if (s->fiber->finished()) {
-      s->task.state = TaskState::kDone;
-      s->fiber.reset();  // the stack goes back to the pool
-    }
-    return;
-  }
+  // Strategies that never look at steps (random, PCT, replay) skip the
+  // bookkeeping around the step.
+  const bool wants_steps = strategy_->WantsSteps();
   const char* op = s->pending_op;
   const uint64_t arg = s->pending_arg;
   const size_t tasks_before = slots_.size();
-  RunHooks* kernel = hooks_;
+  RunHooks* kernel = wants_steps ? hooks_ : nullptr;
   const uint64_t ids_before = kernel ? kernel->ObjectIdsIssued() : 0;
   const uint64_t wide_before = kernel ? kernel->WideEffects() : 0;
   // What gates the other tasks of this CPU (see Gated).
@@ -173,6 +164,7 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
     s->task.state = TaskState::kDone;
     s->fiber.reset();  // the stack goes back to the pool
   }
+  if (!wants_steps) return;
   StepInfo info;
   info.task = id;
   info.context = s->task.spec.context;
@@ -200,8 +192,8 @@ void ExploreExecutor::ReportHang(RunHooks& kernel) {
   kernel.Hang(stuck);
 }
 
-RunOutcome ExploreExecutor::Run(RunHooks& kernel) {
-  hooks_ = &kernel;
+RunOutcome ExploreExecutor::Run() {
+  RunHooks& kernel = *hooks_;
   stopping_ = false;  // a kernel may run several batches of tasks
   int last = -1;
   while (!stopping_) {

@@ -34,7 +34,7 @@ class ExploreExecutor : public Executor {
   uint64_t NowNs() override { return static_cast<uint64_t>(steps_); }
   long Steps() override { return steps_; }
   void OnReport() override { stopping_ = true; }
-  RunOutcome Run(RunHooks& kernel) override;
+  RunOutcome Run() override;
   const char* Name() const override { return "explore"; }
 
   const std::vector<int>& choices() const { return choices_; }

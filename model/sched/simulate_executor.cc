@@ -197,8 +197,8 @@ void SimulateExecutor::Step(int cpu) {
   }
 }
 
-RunOutcome SimulateExecutor::Run(RunHooks& kernel) {
-  hooks_ = &kernel;
+RunOutcome SimulateExecutor::Run() {
+  RunHooks& kernel = *hooks_;
   cpus_.assign(kernel.Cpus(), Cpu{});
   while (!stopping_) {
     int best = -1;

@@ -42,7 +42,7 @@ class SimulateExecutor : public Executor {
   uint64_t NowNs() override;
   long Steps() override { return steps_; }
   void OnReport() override { stopping_ = true; }
-  RunOutcome Run(RunHooks& kernel) override;
+  RunOutcome Run() override;
   const char* Name() const override { return "simulate"; }
 
   const TaskStats& stats(int task_id) const { return slots_[task_id]->stats; }

@@ -126,8 +126,8 @@ bool ThreadsExecutor::Hung() const {
   return live > 0 && asleep_.load() == live;
 }
 
-RunOutcome ThreadsExecutor::Run(RunHooks& kernel) {
-  hooks_ = &kernel;
+RunOutcome ThreadsExecutor::Run() {
+  RunHooks& kernel = *hooks_;
   start_ = std::chrono::steady_clock::now();
   for (int i = 0; i < kernel.Cpus(); i++)
     cpu_locks_.push_back(std::make_unique<std::timed_mutex>());

@@ -40,7 +40,7 @@ class ThreadsExecutor : public Executor {
   uint64_t NowNs() override;
   long Steps() override { return steps_.load(std::memory_order_relaxed); }
   void OnReport() override { stopping_.store(true); }
-  RunOutcome Run(RunHooks& kernel) override;
+  RunOutcome Run() override;
   const char* Name() const override { return "threads"; }
   void PreemptOff(Task& t) override;
   void PreemptOn(Task& t) override;

@@ -51,7 +51,7 @@ struct BhSut {
   bool InTask(F f) {
     KernelScope scope(kernel.get());
     kernel->Spawn(TaskSpec{"dd", TaskContext::kProcess, 0, 0, 0, f});
-    exec.Run(*kernel);
+    exec.Run();
     return !kernel->reported();
   }
 };
