@@ -31,6 +31,7 @@ LAYERS = [
     ("model/kernel/", ["model/kernel/", "model/base/"] + SCHED_API),
     ("model/mm/", ["model/mm/", "model/kernel/", "model/base/"]),
     ("model/variants/", ["model/variants/", "model/kernel/", "model/base/", "reader/"]),
+    ("model/linux/", ["model/linux/", "model/kernel/", "model/base/", "reader/"]),
     ("hw_emul/", ["hw_emul/", "model/kernel/", "model/base/", "reader/"]),
     ("harness/", ["harness/", "model/", "hw_emul/", "reader/"]),
     ("cli/", ["cli/", "harness/", "bench/", "model/", "hw_emul/", "reader/", "third_party/"]),

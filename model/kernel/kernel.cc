@@ -61,7 +61,15 @@ Report NewReport(ReportKind kind, std::string title, std::string body,
 
 }  // namespace
 
+std::string Kernel::WithCallSite(std::string body) {
+  if (!call_site_) return body;
+  std::string site = call_site_();
+  if (site.empty()) return body;
+  return body + "\ncalled from " + site;
+}
+
 void Kernel::Record(ReportKind kind, std::string title, std::string body) {
+  body = WithCallSite(std::move(body));
   std::lock_guard<std::mutex> l(report_mu_);
   NoteWideEffect();
   if (fatal_) return;
@@ -72,6 +80,7 @@ void Kernel::Record(ReportKind kind, std::string title, std::string body) {
 }
 
 void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
+  body = WithCallSite(std::move(body));
   std::lock_guard<std::mutex> l(report_mu_);
   NoteWideEffect();
   if (fatal_ || reports_.size() >= kMaxReports) return;

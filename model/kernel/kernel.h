@@ -95,6 +95,11 @@ class Kernel : public RunHooks {
   bool fatal() const;     // a fatal report: the run ended on it
   Report report() const;  // the first report of the run (empty if none)
   std::vector<Report> reports() const;  // all of them, in order
+  // Real kernel code (model/linux) names the source line each task last
+  // called the API from; reports then end with "called from file.c:N fn".
+  void SetCallSite(std::function<std::string()> fn) {
+    call_site_ = std::move(fn);
+  }
   // A scheduling point; cheap no-op outside tasks.
   void Point(const char* op, uint64_t arg = 0) { exec_->Point(op, arg); }
   // "BUG: scheduling while atomic" when the current task may not sleep.
@@ -186,6 +191,7 @@ class Kernel : public RunHooks {
 
   std::string TaskName();
   long Step();
+  std::string WithCallSite(std::string body);
 
   KernelConfig config_;
   Executor* exec_;
@@ -209,6 +215,7 @@ class Kernel : public RunHooks {
   std::mutex arena_mu_;
   std::vector<std::shared_ptr<void>> arena_;
   std::vector<std::function<void()>> at_quiescence_;
+  std::function<std::string()> call_site_;
 };
 
 // Makes `k` the current kernel of this thread for the scope's lifetime.

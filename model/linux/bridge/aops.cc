@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the seam between the model's MM and a real file
+// system's address_space_operations: the model mapping of each real inode
+// gets operations that call the C ->read_folio and ->readahead, and the
+// readahead_control of a ->readahead call (the window, __readahead_batch,
+// readahead_expand) with mm/readahead.c's ownership rules: a batched page's
+// reference passes to the file system; after the call the pages it did not
+// take are unlocked and released (read_pages).
+#include <map>
+#include <vector>
+
+#include "model/kernel/filemap.h"
+#include "model/kernel/fs.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
+#include "model/linux/bridge/aops.h"
+#include "model/linux/bridge/run_state.h"
+
+namespace squashlab::linux_bridge {
+namespace {
+
+// The pages of one ->readahead window, by index, and which the file
+// system has taken through __readahead_batch.
+struct Window {
+  std::map<pgoff_t, squashlab::page*> pages;
+  std::map<pgoff_t, bool> taken;
+};
+
+::address_space* CMappingOf(squashlab::address_space* m) {
+  ::address_space* c = Run().CMapping(m);
+  if (c == nullptr)
+    Kernel::Current().Bug(ReportKind::kAssertion,
+                          "BUG: model mapping without a real inode",
+                          m->name);
+  return c;
+}
+
+::file* CFile(squashlab::file* f, ::address_space* cm) {
+  if (f == nullptr) return nullptr;
+  auto* c = Kernel::Current().New<::file>();
+  c->f_inode = cm->host;
+  c->f_mapping = cm;
+  c->f_ra.ra_pages = f->f_ra.ra_pages;
+  c->f_ra.start = f->f_ra.start;
+  c->f_ra.size = f->f_ra.size;
+  c->f_ra.async_size = f->f_ra.async_size;
+  c->f_ra.prev_pos = f->f_ra.prev_pos;
+  c->sl_model = f;
+  return c;
+}
+
+int ReadFolio(squashlab::file* f, squashlab::page* p) {
+  ::address_space* cm = CMappingOf(p->mapping);
+  ::page* cp = Run().Shadow(p);
+  return cm->a_ops->read_folio(CFile(f, cm), reinterpret_cast<::folio*>(cp));
+}
+
+// One contiguous run of a model readahead batch through the C ->readahead.
+void ReadaheadRun(::address_space* cm, ::file* cf,
+                  const std::vector<squashlab::page*>& run) {
+  Window w;
+  for (squashlab::page* p : run) w.pages[p->index] = p;
+  ::file_ra_state ra{};
+  ::readahead_control rac{};
+  rac.file = cf;
+  rac.mapping = cm;
+  rac.ra = cf ? &cf->f_ra : &ra;
+  rac._index = run.front()->index;
+  rac._nr_pages = static_cast<unsigned>(run.size());
+  rac._batch_count = 0;
+  rac.sl_model = &w;
+  cm->a_ops->readahead(&rac);
+  // read_pages: the pages the file system did not take are unlocked and
+  // the MM's reference on each is dropped.
+  for (auto& [index, p] : w.pages) {
+    if (w.taken[index]) continue;
+    squashlab::unlock_page(p);
+    squashlab::put_page(p);
+  }
+}
+
+void Readahead(squashlab::readahead_control* mrac) {
+  if (mrac->pages.empty()) return;
+  ::address_space* cm = CMappingOf(mrac->mapping);
+  ::file* cf = CFile(mrac->file, cm);
+  std::vector<squashlab::page*> run;
+  for (squashlab::page* p : mrac->pages) {
+    if (!run.empty() && p->index != run.back()->index + 1) {
+      ReadaheadRun(cm, cf, run);
+      run.clear();
+    }
+    run.push_back(p);
+  }
+  if (!run.empty()) ReadaheadRun(cm, cf, run);
+  mrac->pages.clear();  // every reference is accounted for above
+}
+
+const squashlab::address_space_operations kBridgeOps = [] {
+  squashlab::address_space_operations ops;
+  ops.readpage = ReadFolio;
+  ops.readahead = Readahead;
+  return ops;
+}();
+
+Window& W(::readahead_control* rac) {
+  Kernel::Current().CheckPtr(rac, "readahead_control");
+  return *static_cast<Window*>(rac->sl_model);
+}
+
+}  // namespace
+
+const squashlab::address_space_operations* BridgeAops() { return &kBridgeOps; }
+
+}  // namespace squashlab::linux_bridge
+
+using squashlab::Kernel;
+using squashlab::ReportKind;
+using squashlab::linux_bridge::Run;
+using squashlab::linux_bridge::W;
+
+extern "C" {
+
+unsigned int __readahead_batch(struct readahead_control* rac,
+                               struct page** array, unsigned int array_sz) {
+  auto& w = W(rac);
+  Kernel& k = Kernel::Current();
+  if (rac->_batch_count > rac->_nr_pages)
+    k.Bug(ReportKind::kPageBug, "kernel BUG at include/linux/pagemap.h!",
+          "__readahead_batch: _batch_count > _nr_pages");
+  rac->_nr_pages -= rac->_batch_count;
+  rac->_index += rac->_batch_count;
+  rac->_batch_count = 0;
+  unsigned int i = 0;
+  for (pgoff_t idx = rac->_index;
+       idx < rac->_index + rac->_nr_pages && i < array_sz; idx++) {
+    auto it = w.pages.find(idx);
+    if (it == w.pages.end()) break;
+    if (!squashlab::PageLocked(it->second))
+      k.DebugBug(ReportKind::kPageBug,
+                 "VM_BUG_ON_PAGE(!PageLocked(page)) in __readahead_batch",
+                 squashlab::dump_page(it->second));
+    w.taken[idx] = true;
+    array[i++] = Run().Shadow(it->second);
+    rac->_batch_count++;
+  }
+  k.Point("__readahead_batch", i);
+  return i;
+}
+
+struct page* readahead_page(struct readahead_control* rac) {
+  struct page* p = nullptr;
+  return __readahead_batch(rac, &p, 1) ? p : nullptr;
+}
+
+struct folio* readahead_folio(struct readahead_control* rac) {
+  struct page* p = readahead_page(rac);
+  if (p != nullptr)
+    squashlab::put_page(
+        squashlab::linux_bridge::ModelPage(p, "readahead_folio"));
+  return reinterpret_cast<struct folio*>(p);
+}
+
+// mm/readahead.c's readahead_expand: grows the window backwards, then
+// forwards, with new locked pages, stopping at the first index already
+// cached.
+void readahead_expand(struct readahead_control* rac, kabi::loff_t new_start,
+                      size_t new_len) {
+  auto& w = W(rac);
+  auto* mapping = static_cast<squashlab::address_space*>(rac->mapping->sl_model);
+  Kernel::Current().Point("readahead_expand", 0);
+  auto add = [&](pgoff_t index) -> bool {
+    if (squashlab::page_cache_has(mapping, index)) return false;
+    squashlab::page* p = squashlab::page_cache_alloc_readahead(mapping);
+    if (p == nullptr) return false;
+    if (squashlab::add_to_page_cache_lru(p, mapping, index,
+                                         squashlab::GFP_KERNEL) < 0) {
+      squashlab::put_page(p);
+      return false;
+    }
+    w.pages[index] = p;
+    return true;
+  };
+  pgoff_t new_index = static_cast<pgoff_t>(new_start) / squashlab::PAGE_SIZE;
+  while (rac->_index > new_index) {
+    if (!add(rac->_index - 1)) return;
+    rac->_nr_pages++;
+    rac->_index--;
+  }
+  new_len += new_start - static_cast<kabi::loff_t>(rac->_index) *
+                             static_cast<kabi::loff_t>(squashlab::PAGE_SIZE);
+  size_t new_nr = (new_len + squashlab::PAGE_SIZE - 1) / squashlab::PAGE_SIZE;
+  while (rac->_nr_pages < new_nr) {
+    if (!add(rac->_index + rac->_nr_pages)) return;
+    rac->_nr_pages++;
+    if (rac->ra) {
+      rac->ra->size++;
+      rac->ra->async_size++;
+    }
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the VFS calls of the header layer: inodes (the
+// hash, I_NEW, iput, the model page cache behind each inode's i_data),
+// dentries as far as lookup and the root need them, the super_block of
+// get_tree_bdev, mount options through fs_parse, and the calls the
+// directory, symlink and export code only needs to link.
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "model/kernel/block_device.h"
+#include "model/kernel/filemap.h"
+#include "model/kernel/fs.h"
+#include "model/kernel/kernel.h"
+#include "model/linux/bridge/aops.h"
+#include "model/linux/bridge/registry.h"
+#include "model/linux/bridge/run_state.h"
+
+using squashlab::Kernel;
+using squashlab::linux_bridge::Run;
+
+extern "C" {
+void* kmem_cache_alloc(struct kmem_cache* c, gfp_t flags);
+int sl_fs_param_is_enum(struct p_log*, const struct fs_parameter_spec*,
+                        struct fs_parameter*, struct fs_parse_result*);
+int sl_fs_param_is_string(struct p_log*, const struct fs_parameter_spec*,
+                          struct fs_parameter*, struct fs_parse_result*);
+void iput(struct inode* i);
+}
+
+namespace {
+
+constexpr unsigned long kINew = 1UL << 3;
+
+// inode_init_always: the VFS fields, and the model page cache the MM reads
+// through (its operations call the inode's C a_ops).
+void InitInode(struct super_block* sb, struct inode* i) {
+  Kernel& k = Kernel::Current();
+  i->i_sb = sb;
+  i->i_mapping = &i->i_data;
+  i->i_data.host = i;
+  i->i_data.gfp_mask = 0xd0;  // GFP_HIGHUSER_MOVABLE's sleeping bits
+  i->i_count.counter = 1;
+  i->i_state = 0;
+  auto* mi = k.New<squashlab::inode>();
+  mi->i_mapping = squashlab::new_address_space("squashfs inode");
+  mi->i_mapping->host = mi;
+  mi->i_mapping->a_ops = squashlab::linux_bridge::BridgeAops();
+  i->sl_model = mi;
+  i->i_data.sl_model = mi->i_mapping;
+  Run().RegisterMapping(mi->i_mapping, &i->i_data);
+  Run().inodes().push_back(i);
+}
+
+struct inode* AllocInode(struct super_block* sb) {
+  struct inode* i = sb->s_op->alloc_inode(sb);
+  if (i == nullptr) return nullptr;
+  InitInode(sb, i);
+  return i;
+}
+
+void SyncModelInode(struct inode* i) {
+  auto* mi = static_cast<squashlab::inode*>(i->sl_model);
+  mi->i_size = static_cast<uint64_t>(i->i_size);
+  mi->i_ino = i->i_ino;
+}
+
+}  // namespace
+
+extern "C" {
+
+void inode_init_once(struct inode* i) { std::memset(i, 0, sizeof *i); }
+void init_special_inode(struct inode* i, umode_t mode, kabi::dev_t rdev) {
+  i->i_mode = mode;
+  i->i_rdev = rdev;
+}
+void* alloc_inode_sb(struct super_block*, struct kmem_cache* c, gfp_t g) {
+  return kmem_cache_alloc(c, g);
+}
+struct inode* new_inode(struct super_block* sb) { return AllocInode(sb); }
+
+struct inode* iget_locked(struct super_block* sb, unsigned long ino) {
+  auto& hash = Run().inode_hash();
+  auto it = hash.find({sb, ino});
+  if (it != hash.end()) {
+    it->second->i_count.counter++;
+    return it->second;
+  }
+  struct inode* i = AllocInode(sb);
+  if (i == nullptr) return nullptr;
+  i->i_ino = ino;
+  i->i_state = kINew;
+  hash[{sb, ino}] = i;
+  return i;
+}
+void insert_inode_hash(struct inode* i) {
+  Run().inode_hash()[{i->i_sb, i->i_ino}] = i;
+  SyncModelInode(i);
+}
+void unlock_new_inode(struct inode* i) {
+  i->i_state &= ~kINew;
+  SyncModelInode(i);
+}
+void make_bad_inode(struct inode* i) { i->i_mode = 0; }
+void iget_failed(struct inode* i) {
+  make_bad_inode(i);
+  Run().inode_hash().erase({i->i_sb, i->i_ino});
+  unlock_new_inode(i);
+  iput(i);
+}
+// An unhashed inode goes at its last reference; hashed ones stay cached
+// until the super_block is killed.
+void iput(struct inode* i) {
+  if (i == nullptr) return;
+  if (--i->i_count.counter > 0) return;
+  auto& hash = Run().inode_hash();
+  auto it = hash.find({i->i_sb, i->i_ino});
+  if (it != hash.end() && it->second == i) return;
+  auto& all = Run().inodes();
+  for (auto& x : all)
+    if (x == i) x = nullptr;
+  if (i->i_sb->s_op->free_inode) i->i_sb->s_op->free_inode(i);
+}
+
+int sb_min_blocksize(struct super_block* sb, int size) {
+  unsigned lbs = static_cast<squashlab::block_device*>(sb->s_bdev->sl_model)
+                     ->logical_block_size;
+  unsigned bs = static_cast<unsigned>(size) > lbs ? static_cast<unsigned>(size)
+                                                  : lbs;
+  sb->s_blocksize = bs;
+  sb->s_blocksize_bits = static_cast<unsigned char>(__builtin_ctz(bs));
+  return static_cast<int>(bs);
+}
+int sync_filesystem(struct super_block*) { return 0; }
+
+int register_filesystem(struct file_system_type* fs) {
+  squashlab::linux_bridge::RegisterFilesystem(fs);
+  return 0;
+}
+int unregister_filesystem(struct file_system_type*) { return 0; }
+
+// generic_shutdown_super: every inode of the super_block goes, then
+// ->put_super.
+void kill_block_super(struct super_block* sb) {
+  for (struct inode*& i : Run().inodes()) {
+    if (i == nullptr || i->i_sb != sb) continue;
+    struct inode* gone = i;
+    i = nullptr;
+    if (sb->s_op->free_inode) sb->s_op->free_inode(gone);
+  }
+  Run().inode_hash().clear();
+  if (sb->s_op->put_super) sb->s_op->put_super(sb);
+}
+
+const struct file_operations generic_ro_fops = {};
+const struct inode_operations page_symlink_inode_operations = {};
+kabi::loff_t generic_file_llseek(struct file*, kabi::loff_t off, int) {
+  return off;
+}
+long generic_read_dir(struct file*, char*, size_t, kabi::loff_t*) { return -EISDIR; }
+const char* page_get_link(struct dentry*, struct inode*, void*) {
+  return nullptr;
+}
+int generic_getattr(void*, const void*, void*, u32, unsigned int) { return 0; }
+int generic_encode_ino32_fh(struct inode*, __u32*, int*, struct inode*) {
+  return 255;  // FILEID_INVALID: file handles are not modelled
+}
+
+struct dentry* d_make_root(struct inode* root) {
+  if (root == nullptr) return nullptr;
+  auto* d = Kernel::Current().New<struct dentry>();
+  d->d_inode = root;
+  d->d_sb = root->i_sb;
+  d->d_parent = d;
+  return d;
+}
+struct dentry* d_splice_alias(struct inode* i, struct dentry* d) {
+  if (reinterpret_cast<uintptr_t>(i) >= static_cast<uintptr_t>(-4095))
+    return reinterpret_cast<struct dentry*>(i);
+  d->d_inode = i;
+  return nullptr;
+}
+struct dentry* d_obtain_alias(struct inode* i) { return d_make_root(i); }
+
+void seq_printf(struct seq_file*, const char*, ...) {}
+void seq_puts(struct seq_file*, const char*) {}
+
+void sl_errorf(struct fs_context*, const char* fmt, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  Run().Log(std::string("squashfs: ") + buf);
+}
+
+int sl_fs_param_is_enum(struct p_log*, const struct fs_parameter_spec*,
+                        struct fs_parameter*, struct fs_parse_result*) {
+  return 0;
+}
+int sl_fs_param_is_string(struct p_log*, const struct fs_parameter_spec*,
+                          struct fs_parameter*, struct fs_parse_result*) {
+  return 0;
+}
+
+// fs/fs_parser.c's fs_parse for the two kinds squashfs declares.
+int fs_parse(struct fs_context* fc, const struct fs_parameter_spec* desc,
+             struct fs_parameter* param, struct fs_parse_result* result) {
+  for (const auto* p = desc; p->name != nullptr; p++) {
+    if (std::strcmp(p->name, param->key) != 0) continue;
+    if (p->type == sl_fs_param_is_string) return p->opt;
+    if (p->type == sl_fs_param_is_enum) {
+      const auto* table = static_cast<const struct constant_table*>(p->data);
+      for (const auto* c = table; c->name != nullptr; c++) {
+        if (std::strcmp(c->name, param->string) == 0) {
+          result->uint_32 = static_cast<unsigned>(c->value);
+          return p->opt;
+        }
+      }
+      sl_errorf(fc, "Bad value for '%s'", param->key);
+      return -EINVAL;
+    }
+  }
+  sl_errorf(fc, "Unknown parameter '%s'", param->key);
+  return -519;  // ENOPARAM
+}
+
+int get_tree_bdev(struct fs_context* fc,
+                  int (*fill_super)(struct super_block*, struct fs_context*)) {
+  auto* req = static_cast<squashlab::linux_bridge::MountRequest*>(fc->sl_model);
+  auto* sb = Kernel::Current().New<struct super_block>();
+  sb->s_bdev = req->bdev;
+  sb->s_type = fc->fs_type;
+  sb->s_flags = fc->sb_flags;
+  std::snprintf(sb->s_id, sizeof sb->s_id, "%s", "sda");
+  int err = fill_super(sb, fc);
+  if (err) {
+    if (sb->s_fs_info && sb->s_op && sb->s_op->put_super)
+      sb->s_op->put_super(sb);
+    return err;
+  }
+  fc->root = sb->s_root;
+  req->sb = sb;
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* This file implements <linux/fs.h> for fs/squashfs: see squashlab/fs.h. */
+#include <squashlab/fs.h>

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* This file implements <linux/string.h> for fs/squashfs: see squashlab/base.h. */
+#include <squashlab/base.h>
