@@ -57,4 +57,23 @@ SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
   return m;
 }
 
+SquashfsMount* squashfs_device_only(Kernel& k, const ImageModel& image,
+                                    std::vector<uint8_t> medium) {
+  std::vector<unsigned char> bytes =
+      medium.empty() ? image.bytes : std::move(medium);
+  bytes.resize((bytes.size() + 4095) / 4096 * 4096, 0);
+  auto* m = k.New<SquashfsMount>();
+  m->disk = k.New<RamDisk>(std::move(bytes), "sda");
+  m->disk->bdev()->logical_block_size = 512;
+  return m;
+}
+
+SquashfsMount* squashfs_device_only(Kernel& k,
+                                    std::shared_ptr<const ImageBytes> medium,
+                                    const DeviceOptions& options) {
+  auto* m = k.New<SquashfsMount>();
+  m->device = k.New<BlockDevice>(std::move(medium), options);
+  return m;
+}
+
 }  // namespace squashlab

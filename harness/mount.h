@@ -53,6 +53,14 @@ SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
                               std::shared_ptr<const ImageBytes> medium,
                               const DeviceOptions& options);
 
+// The device alone (RAM disk with `medium`, or the image; or an hw_emul
+// device), for a file system that mounts itself (real kernel code).
+SquashfsMount* squashfs_device_only(Kernel& k, const ImageModel& image,
+                                    std::vector<uint8_t> medium);
+SquashfsMount* squashfs_device_only(Kernel& k,
+                                    std::shared_ptr<const ImageBytes> medium,
+                                    const DeviceOptions& options);
+
 }  // namespace squashlab
 
 #endif  // SQUASHLAB_HARNESS_MOUNT_H_

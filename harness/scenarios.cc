@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 
+#include "harness/linux_mount.h"
 #include "harness/mount.h"
 #include "harness/workloads.h"
 #include "hw_emul/block_device.h"
@@ -228,12 +229,20 @@ bool ScenarioAllowsEio(const ScenarioSpec& spec) {
 StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
                                 std::shared_ptr<const ImageModel> image,
                                 ScenarioObserver observe) {
-  const ReadPathOps* rp = FindReadPath(spec.variant);
-  if (rp == nullptr)
+  const bool real = IsLinuxVariant(spec.variant);
+  const ReadPathOps* rp = real ? nullptr : FindReadPath(spec.variant);
+  if (rp == nullptr && !real)
     return Status::InvalidArgument("unknown variant " + spec.variant);
   const SquashfsDecompressorOps* dc = FindDecompressor(spec.decomp);
   if (dc == nullptr)
     return Status::InvalidArgument("unknown decompressor " + spec.decomp);
+  const LinuxModule* module = nullptr;
+  std::string mount_options;
+  if (real) {
+    auto mod = LinuxModuleFor(spec.variant, spec.decomp, &mount_options);
+    if (!mod.ok()) return mod.status();
+    module = *mod;
+  }
   bool known = false;
   for (const auto& [w, d] : Workloads()) known |= w == spec.workload;
   if (!known)
@@ -265,27 +274,38 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 200000;
   sc.config.debug = spec.kernel.empty();
+  sc.config.mm_rereads_not_uptodate = real;
   // The RAM disk's completion copies the medium into the bio's pages and
   // nothing else (a fault plan decides each bio by its id alone).
   sc.irq_starts_commute = spec.device.empty();
   // The device's medium when no fault rewrites it: shared by every run.
   std::shared_ptr<const ImageBytes> pristine;
   if (dev) pristine = ImageBytes::FromBuffer(image->bytes);
-  sc.setup = [spec, rp, dc, image, dev, pristine, observe,
-              eio_possible](Kernel& k) {
+  sc.setup = [spec, rp, dc, image, dev, pristine, observe, eio_possible, module,
+              mount_options](Kernel& k) {
     std::vector<uint8_t> medium = Medium(*image, spec.faults, k.config().seed);
     SquashfsMount* m = nullptr;
     BlockDevice* device = nullptr;
     if (dev) {
       auto bytes =
           medium.empty() ? pristine : ImageBytes::FromBuffer(std::move(medium));
-      m = squashfs_mount(k, *image, rp, dc, bytes, *dev);
+      m = module ? squashfs_device_only(k, bytes, *dev)
+                 : squashfs_mount(k, *image, rp, dc, bytes, *dev);
       device = m->device;
     } else {
-      m = squashfs_mount(k, *image, rp, dc, std::move(medium));
+      m = module ? squashfs_device_only(k, *image, std::move(medium))
+                 : squashfs_mount(k, *image, rp, dc, std::move(medium));
       InstallFaults(k, m, spec.faults);
     }
-    SpawnWorkload(k, m, *image, spec.workload, eio_possible);
+    if (module) {
+      SpawnLinuxMount(k, m, *image, module, mount_options,
+                      [&k, m, image, spec, eio_possible] {
+                        SpawnWorkload(k, m, *image, spec.workload,
+                                      eio_possible);
+                      });
+    } else {
+      SpawnWorkload(k, m, *image, spec.workload, eio_possible);
+    }
     if (observe) observe(k, m, device);
   };
   return sc;

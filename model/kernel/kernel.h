@@ -42,6 +42,11 @@ struct KernelConfig {
   // and a DEBUG_VM check (VM_BUG_ON_PAGE) is recorded as a warning while
   // execution goes on as the kernel without DEBUG_VM would.
   bool debug = true;
+  // The MM of 5.x and later (mm/filemap.c): a page left in the cache
+  // unlocked and !uptodate without PG_error is re-read through
+  // ->read_folio by the next reader (filemap_update_page), so it is a legal
+  // state at quiescence. 3.13's readers returned EIO on it instead.
+  bool mm_rereads_not_uptodate = false;
 };
 
 // Where a work item is: queued (pending, not started) or running.

@@ -261,7 +261,8 @@ void CheckPagesAtQuiescence(Kernel& k) {
           dump_page(p.get()) +
               "\nno task will ever unlock it: readers sleep forever");
     }
-    if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error))) {
+    if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error)) &&
+        !k.config().mm_rereads_not_uptodate) {
       return k.Record(ReportKind::kQuiescence,
                       "page cache page neither uptodate nor error",
                       dump_page(p.get()));

@@ -75,6 +75,9 @@ def kernel_module(name, repo, strategies, config = []):
         linkshared = True,
         srcs = ["%s//:fs/squashfs/%s" % (repo, f) for f in files + SQUASHFS_HEADERS],
         copts = KERNEL_COPTS + ["-D" + c for c in COMMON_CONFIG + config],
-        deps = [":kernel_headers"],
+        deps = [
+            ":kernel_headers",
+            "//third_party/system:lz4",
+        ],
         visibility = ["//visibility:public"],
     )

@@ -103,8 +103,8 @@ StatusOr<const LinuxModule*> BuiltinLinuxModule(const std::string& name) {
     if (opt.empty()) continue;
     size_t eq = opt.find('=');
     auto* key = k.New<std::string>(opt.substr(0, eq));
-    auto* value = k.New<std::string>(
-        eq == std::string::npos ? "" : opt.substr(eq + 1));
+    auto* value =
+        k.New<std::string>(eq == std::string::npos ? "" : opt.substr(eq + 1));
     ::fs_parameter p{};
     p.key = key->c_str();
     p.type = fs_value_is_string;

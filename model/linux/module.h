@@ -39,8 +39,8 @@ StatusOr<const LinuxModule*> BuiltinLinuxModule(const std::string& name);
 // ("threads=multi"), through the module's fs_context. Runs in a task: the
 // mount reads the device. Returns the super_block or an errno.
 kabi::super_block* LinuxMount(Kernel& k, const LinuxModule& module,
-                          block_device* bdev, uint64_t nr_bytes,
-                          const std::string& options, int* err);
+                              block_device* bdev, uint64_t nr_bytes,
+                              const std::string& options, int* err);
 // The model inode (its page cache reads through the real a_ops) of the
 // regular file at `path`, found by the real ->lookup from the root.
 inode* LinuxLookup(kabi::super_block* sb, const std::string& path, int* err);

@@ -6,6 +6,8 @@
 // readahead_expand) with mm/readahead.c's ownership rules: a batched page's
 // reference passes to the file system; after the call the pages it did not
 // take are unlocked and released (read_pages).
+#include "model/linux/bridge/aops.h"
+
 #include <map>
 #include <vector>
 
@@ -13,7 +15,6 @@
 #include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
-#include "model/linux/bridge/aops.h"
 #include "model/linux/bridge/run_state.h"
 
 namespace squashlab::linux_bridge {
@@ -30,8 +31,7 @@ struct Window {
   ::address_space* c = Run().CMapping(m);
   if (c == nullptr)
     Kernel::Current().Bug(ReportKind::kAssertion,
-                          "BUG: model mapping without a real inode",
-                          m->name);
+                          "BUG: model mapping without a real inode", m->name);
   return c;
 }
 
@@ -166,7 +166,8 @@ struct folio* readahead_folio(struct readahead_control* rac) {
 void readahead_expand(struct readahead_control* rac, kabi::loff_t new_start,
                       size_t new_len) {
   auto& w = W(rac);
-  auto* mapping = static_cast<squashlab::address_space*>(rac->mapping->sl_model);
+  auto* mapping =
+      static_cast<squashlab::address_space*>(rac->mapping->sl_model);
   Kernel::Current().Point("readahead_expand", 0);
   auto add = [&](pgoff_t index) -> bool {
     if (squashlab::page_cache_has(mapping, index)) return false;

@@ -4,9 +4,10 @@
 // count); submission turns the range its iterator covers into a model bio
 // on the model's block device, and the model's completion (interrupt
 // context) sets bi_status and runs bio_endio on the C bio.
+#include "model/kernel/bio.h"
+
 #include <cstring>
 
-#include "model/kernel/bio.h"
 #include "model/kernel/block_device.h"
 #include "model/kernel/completion.h"
 #include "model/kernel/kernel.h"
@@ -90,8 +91,8 @@ struct bio* bio_kmalloc(unsigned short nr_vecs, gfp_t gfp) {
   return static_cast<struct bio*>(squashlab::kmalloc(size, gfp, "bio_kmalloc"));
 }
 
-void bio_init(struct bio* bio, struct block_device* bdev,
-              struct bio_vec* table, unsigned short max_vecs, blk_opf_t opf) {
+void bio_init(struct bio* bio, struct block_device* bdev, struct bio_vec* table,
+              unsigned short max_vecs, blk_opf_t opf) {
   std::memset(bio, 0, sizeof *bio);
   bio->bi_bdev = bdev;
   bio->bi_opf = opf;
@@ -173,8 +174,8 @@ void bio_chain(struct bio* bio, struct bio* parent) {
 // is put, and the parent completes when its last child has.
 void bio_endio(struct bio* bio) {
   for (;;) {
-    if (__atomic_sub_fetch(&bio->__bi_remaining.counter, 1,
-                           __ATOMIC_SEQ_CST) > 0)
+    if (__atomic_sub_fetch(&bio->__bi_remaining.counter, 1, __ATOMIC_SEQ_CST) >
+        0)
       return;
     if (bio->bi_end_io != ChainEndIo) break;
     auto* parent = static_cast<struct bio*>(bio->bi_private);

@@ -106,9 +106,9 @@ sl_zstd_dstream* zstd_init_dstream(size_t max_window_size, void* workspace,
     return nullptr;
   auto* s = static_cast<sl_zstd_dstream*>(workspace);
   s->d = ZSTD_createDStream();
-  ZSTD_DCtx_setParameter(s->d, ZSTD_d_windowLogMax,
-                         max_window_size ? 64 - __builtin_clzll(max_window_size)
-                                         : 27);
+  ZSTD_DCtx_setParameter(
+      s->d, ZSTD_d_windowLogMax,
+      max_window_size ? 64 - __builtin_clzll(max_window_size) : 27);
   ZSTD_initDStream(s->d);
   return s;
 }
@@ -157,8 +157,17 @@ struct KernelXzBuf {
 };
 
 int xz_dec_run(xz_dec* x, KernelXzBuf* b) {
-  enum { kOk, kStreamEnd, kUnsupportedCheck, kMemError, kMemlimitError,
-         kFormatError, kOptionsError, kDataError, kBufError };
+  enum {
+    kOk,
+    kStreamEnd,
+    kUnsupportedCheck,
+    kMemError,
+    kMemlimitError,
+    kFormatError,
+    kOptionsError,
+    kDataError,
+    kBufError
+  };
   if (!x->started) {
     if (lzma_stream_decoder(&x->s, UINT64_MAX, 0) != LZMA_OK) return kMemError;
     x->started = true;
@@ -195,7 +204,6 @@ void xz_dec_end(xz_dec* x) {
   if (x->started) lzma_end(&x->s);
   delete x;
 }
-
 
 int sl_lzo1x_decompress_safe(const unsigned char* src, size_t src_len,
                              unsigned char* dst, size_t* dst_len) {

@@ -30,7 +30,9 @@ squashlab::address_space* MM(::address_space* m, const char* fn) {
 
 extern "C" {
 
-struct page* alloc_page(gfp_t gfp) { return C(squashlab::alloc_page(gfp)); }
+struct page* alloc_page(gfp_t gfp) {
+  return C(squashlab::alloc_page(gfp));
+}
 void __free_page(struct page* p) { squashlab::put_page(M(p, "__free_page")); }
 void get_page(struct page* p) { squashlab::get_page(M(p, "get_page")); }
 void put_page(struct page* p) { squashlab::put_page(M(p, "put_page")); }
@@ -53,7 +55,9 @@ void ClearPageUptodate(struct page* p) {
 int PageLocked(struct page* p) {
   return squashlab::PageLocked(M(p, "PageLocked"));
 }
-int PageError(struct page* p) { return squashlab::PageError(M(p, "PageError")); }
+int PageError(struct page* p) {
+  return squashlab::PageError(M(p, "PageError"));
+}
 void SetPageError(struct page* p) {
   squashlab::SetPageError(M(p, "SetPageError"));
 }
@@ -78,10 +82,10 @@ void flush_dcache_page(struct page* p) {
 void memzero_page(struct page* p, size_t offset, size_t len) {
   char* a = static_cast<char*>(squashlab::page_address(M(p, "memzero_page")));
   if (offset + len > squashlab::PAGE_SIZE)
-    Kernel::Current().Bug(squashlab::ReportKind::kPageBug,
-                          "kernel BUG in memzero_page: range beyond the page",
-                          "offset " + std::to_string(offset) + " len " +
-                              std::to_string(len));
+    Kernel::Current().Bug(
+        squashlab::ReportKind::kPageBug,
+        "kernel BUG in memzero_page: range beyond the page",
+        "offset " + std::to_string(offset) + " len " + std::to_string(len));
   std::memset(a + offset, 0, len);
   squashlab::flush_dcache_page(M(p, "memzero_page"));
 }
@@ -121,9 +125,9 @@ struct page* grab_cache_page_nowait(struct address_space* m, pgoff_t index) {
 }
 int add_to_page_cache_lru(struct page* p, struct address_space* m,
                           pgoff_t index, gfp_t gfp) {
-  int err = squashlab::add_to_page_cache_lru(
-      M(p, "add_to_page_cache_lru"), MM(m, "add_to_page_cache_lru"), index,
-      gfp);
+  int err = squashlab::add_to_page_cache_lru(M(p, "add_to_page_cache_lru"),
+                                             MM(m, "add_to_page_cache_lru"),
+                                             index, gfp);
   C(M(p, "add_to_page_cache_lru"));  // refresh mapping and index
   return err;
 }

@@ -34,6 +34,7 @@ std::string VFormat(const char* fmt, va_list ap) {
 extern "C" {
 
 void sl_set_site(const char* file, int line, const char* func) {
+  if (Kernel::CurrentOrNull() == nullptr) return;  // module init: no run
   Run().SetSite(file, line, func);
 }
 
@@ -75,7 +76,7 @@ int printk(const char* fmt, ...) {
   if (line.size() >= 3 && line[0] == '<' && line[2] == '>')
     line = line.substr(3);
   while (!line.empty() && line.back() == '\n') line.pop_back();
-  Run().Log(line);
+  if (Kernel::CurrentOrNull() != nullptr) Run().Log(line);  // else: load time
   return static_cast<int>(line.size());
 }
 

@@ -47,6 +47,7 @@ Site RunState::CurrentSite() {
 }
 
 std::string RunState::SiteString() {
+  if (kernel_->current_task() == nullptr) return "";  // quiescence checks
   Site s = CurrentSite();
   if (s.file == nullptr) return "";
   std::string f = s.file;

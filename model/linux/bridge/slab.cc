@@ -3,10 +3,11 @@
 // model's checked heap (kmalloc, kmem_cache, vmalloc): what the real code
 // allocates is tracked, poisoned and leak-checked like a variant's.
 // Caches are made at module load, outside any run, and live for the process.
+#include "model/kernel/slab.h"
+
 #include <string>
 
 #include "model/kernel/kernel.h"
-#include "model/kernel/slab.h"
 #include "model/linux/bridge/run_state.h"
 
 struct kmem_cache {
@@ -35,7 +36,9 @@ void* Alloc(size_t size, gfp_t flags, const char* fallback) {
 
 extern "C" {
 
-void* kmalloc(size_t size, gfp_t flags) { return Alloc(size, flags, "kmalloc"); }
+void* kmalloc(size_t size, gfp_t flags) {
+  return Alloc(size, flags, "kmalloc");
+}
 void* kzalloc(size_t size, gfp_t flags) {
   return Alloc(size, flags | kGfpZero, "kzalloc");
 }

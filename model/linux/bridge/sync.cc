@@ -25,11 +25,12 @@ constexpr unsigned long kPercpuStride = 4096;  // SL_PERCPU_STRIDE
 template <typename T>
 T* Handle(void* obj, const char* fn) {
   if (obj == nullptr)
-    Kernel::Current().Bug(ReportKind::kBadContext,
-                          std::string("BUG: ") + fn + " of an uninitialised lock",
-                          std::string(fn) +
-                              ": the object was never passed to its *_init "
-                              "call (lockdep: non-static key)");
+    Kernel::Current().Bug(
+        ReportKind::kBadContext,
+        std::string("BUG: ") + fn + " of an uninitialised lock",
+        std::string(fn) +
+            ": the object was never passed to its *_init "
+            "call (lockdep: non-static key)");
   return static_cast<T*>(obj);
 }
 

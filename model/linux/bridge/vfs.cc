@@ -78,7 +78,9 @@ void init_special_inode(struct inode* i, umode_t mode, kabi::dev_t rdev) {
 void* alloc_inode_sb(struct super_block*, struct kmem_cache* c, gfp_t g) {
   return kmem_cache_alloc(c, g);
 }
-struct inode* new_inode(struct super_block* sb) { return AllocInode(sb); }
+struct inode* new_inode(struct super_block* sb) {
+  return AllocInode(sb);
+}
 
 struct inode* iget_locked(struct super_block* sb, unsigned long ino) {
   auto& hash = Run().inode_hash();
@@ -126,8 +128,8 @@ void iput(struct inode* i) {
 int sb_min_blocksize(struct super_block* sb, int size) {
   unsigned lbs = static_cast<squashlab::block_device*>(sb->s_bdev->sl_model)
                      ->logical_block_size;
-  unsigned bs = static_cast<unsigned>(size) > lbs ? static_cast<unsigned>(size)
-                                                  : lbs;
+  unsigned bs =
+      static_cast<unsigned>(size) > lbs ? static_cast<unsigned>(size) : lbs;
   sb->s_blocksize = bs;
   sb->s_blocksize_bits = static_cast<unsigned char>(__builtin_ctz(bs));
   return static_cast<int>(bs);
@@ -153,12 +155,14 @@ void kill_block_super(struct super_block* sb) {
   if (sb->s_op->put_super) sb->s_op->put_super(sb);
 }
 
-const struct file_operations generic_ro_fops = {};
-const struct inode_operations page_symlink_inode_operations = {};
+extern const struct file_operations generic_ro_fops = {};
+extern const struct inode_operations page_symlink_inode_operations = {};
 kabi::loff_t generic_file_llseek(struct file*, kabi::loff_t off, int) {
   return off;
 }
-long generic_read_dir(struct file*, char*, size_t, kabi::loff_t*) { return -EISDIR; }
+long generic_read_dir(struct file*, char*, size_t, kabi::loff_t*) {
+  return -EISDIR;
+}
 const char* page_get_link(struct dentry*, struct inode*, void*) {
   return nullptr;
 }
@@ -181,7 +185,9 @@ struct dentry* d_splice_alias(struct inode* i, struct dentry* d) {
   d->d_inode = i;
   return nullptr;
 }
-struct dentry* d_obtain_alias(struct inode* i) { return d_make_root(i); }
+struct dentry* d_obtain_alias(struct inode* i) {
+  return d_make_root(i);
+}
 
 void seq_printf(struct seq_file*, const char*, ...) {}
 void seq_puts(struct seq_file*, const char*) {}

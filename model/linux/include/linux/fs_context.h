@@ -1,3 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* This file implements <linux/fs_context.h> for fs/squashfs: see squashlab/fs.h. */
+/* This file implements <linux/fs_context.h> for fs/squashfs: see
+ * squashlab/fs.h. */
 #include <squashlab/fs.h>

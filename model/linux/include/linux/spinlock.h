@@ -1,3 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* This file implements <linux/spinlock.h> for fs/squashfs: see squashlab/sched.h. */
+/* This file implements <linux/spinlock.h> for fs/squashfs: see
+ * squashlab/sched.h. */
 #include <squashlab/sched.h>

@@ -1,3 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* This file implements <linux/types.h> for fs/squashfs: see squashlab/base.h. */
+/* This file implements <linux/types.h> for fs/squashfs: see squashlab/base.h.
+ */
 #include <squashlab/base.h>

@@ -1,3 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* This file implements <linux/vmalloc.h> for fs/squashfs: see squashlab/slab.h. */
+/* This file implements <linux/vmalloc.h> for fs/squashfs: see squashlab/slab.h.
+ */
 #include <squashlab/slab.h>

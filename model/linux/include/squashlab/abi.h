@@ -53,10 +53,18 @@ typedef u8 blk_status_t;
 typedef unsigned char Byte;
 typedef unsigned long uLong;
 
-typedef struct { int counter; } atomic_t;
-typedef struct { long counter; } atomic_long_t;
-typedef struct { uid_t val; } kuid_t;
-typedef struct { gid_t val; } kgid_t;
+typedef struct {
+  int counter;
+} atomic_t;
+typedef struct {
+  long counter;
+} atomic_long_t;
+typedef struct {
+  uid_t val;
+} kuid_t;
+typedef struct {
+  gid_t val;
+} kgid_t;
 
 struct list_head {
   struct list_head *next, *prev;

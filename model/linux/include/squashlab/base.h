@@ -10,8 +10,8 @@
 #define SQUASHLAB_LINUX_BASE_H_
 
 #include <squashlab/abi.h>
-#include <squashlab/site.h>
 #include <squashlab/errno.h>
+#include <squashlab/site.h>
 #include <squashlab/string.h>
 
 #define __force
@@ -42,27 +42,51 @@
 #define smp_wmb() __sync_synchronize()
 #define smp_rmb() __sync_synchronize()
 
-
 #define MAX_ERRNO 4095
-#define IS_ERR_VALUE(x) unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+#define IS_ERR_VALUE(x) \
+  unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
 static inline void *ERR_PTR(long error) { return (void *)error; }
 static inline long PTR_ERR(const void *ptr) { return (long)ptr; }
-static inline bool IS_ERR(const void *ptr) { return IS_ERR_VALUE((unsigned long)ptr); }
-static inline bool IS_ERR_OR_NULL(const void *ptr) { return !ptr || IS_ERR_VALUE((unsigned long)ptr); }
+static inline bool IS_ERR(const void *ptr) {
+  return IS_ERR_VALUE((unsigned long)ptr);
+}
+static inline bool IS_ERR_OR_NULL(const void *ptr) {
+  return !ptr || IS_ERR_VALUE((unsigned long)ptr);
+}
 static inline void *ERR_CAST(const void *ptr) { return (void *)ptr; }
 
-#define min(x, y) ({ __typeof__(x) _mx = (x); __typeof__(y) _my = (y); _mx < _my ? _mx : _my; })
-#define max(x, y) ({ __typeof__(x) _mx = (x); __typeof__(y) _my = (y); _mx > _my ? _mx : _my; })
-#define min_t(t, x, y) ({ t _mx = (x); t _my = (y); _mx < _my ? _mx : _my; })
-#define max_t(t, x, y) ({ t _mx = (x); t _my = (y); _mx > _my ? _mx : _my; })
+#define min(x, y)            \
+  ({                         \
+    __typeof__(x) _mx = (x); \
+    __typeof__(y) _my = (y); \
+    _mx < _my ? _mx : _my;   \
+  })
+#define max(x, y)            \
+  ({                         \
+    __typeof__(x) _mx = (x); \
+    __typeof__(y) _my = (y); \
+    _mx > _my ? _mx : _my;   \
+  })
+#define min_t(t, x, y)     \
+  ({                       \
+    t _mx = (x);           \
+    t _my = (y);           \
+    _mx < _my ? _mx : _my; \
+  })
+#define max_t(t, x, y)     \
+  ({                       \
+    t _mx = (x);           \
+    t _my = (y);           \
+    _mx > _my ? _mx : _my; \
+  })
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
-#define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
-#define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
-#define ALIGN(x, a) (((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
+#define round_up(x, y) ((((x)-1) | ((__typeof__(x))((y)-1))) + 1)
+#define round_down(x, y) ((x) & ~((__typeof__(x))((y)-1)))
+#define ALIGN(x, a) (((x) + ((__typeof__(x))(a)-1)) & ~((__typeof__(x))(a)-1))
 #define container_of(ptr, type, member) \
-  ((type *)((char *)(ptr) - offsetof(type, member)))
+  ((type *)((char *)(ptr)-offsetof(type, member)))
 #define U8_MAX ((u8)~0U)
 #define U16_MAX ((u16)~0U)
 #define U32_MAX ((u32)~0U)
@@ -70,13 +94,29 @@ static inline void *ERR_CAST(const void *ptr) { return (void *)ptr; }
 #define S64_MAX ((s64)(U64_MAX >> 1))
 
 /* BUG and WARN: the checker records them as the kernel prints them. */
-void sl_bug(const char *file, int line, const char *func, const char *cond) __attribute__((noreturn));
-int sl_warn(const char *file, int line, const char *func, const char *cond, int once);
-void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void sl_bug(const char *file, int line, const char *func, const char *cond)
+    __attribute__((noreturn));
+int sl_warn(const char *file, int line, const char *func, const char *cond,
+            int once);
+void panic(const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
 #define BUG() sl_bug(__FILE__, __LINE__, __func__, "BUG()")
-#define BUG_ON(c) do { if (unlikely(c)) sl_bug(__FILE__, __LINE__, __func__, #c); } while (0)
-#define WARN_ON(c) ({ int _w = !!(c); if (unlikely(_w)) sl_warn(__FILE__, __LINE__, __func__, #c, 0); unlikely(_w); })
-#define WARN_ON_ONCE(c) ({ int _w = !!(c); if (unlikely(_w)) sl_warn(__FILE__, __LINE__, __func__, #c, 1); unlikely(_w); })
+#define BUG_ON(c)                                              \
+  do {                                                         \
+    if (unlikely(c)) sl_bug(__FILE__, __LINE__, __func__, #c); \
+  } while (0)
+#define WARN_ON(c)                                                  \
+  ({                                                                \
+    int _w = !!(c);                                                 \
+    if (unlikely(_w)) sl_warn(__FILE__, __LINE__, __func__, #c, 0); \
+    unlikely(_w);                                                   \
+  })
+#define WARN_ON_ONCE(c)                                             \
+  ({                                                                \
+    int _w = !!(c);                                                 \
+    if (unlikely(_w)) sl_warn(__FILE__, __LINE__, __func__, #c, 1); \
+    unlikely(_w);                                                   \
+  })
 #define WARN(c, ...) WARN_ON(c)
 #define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
 
@@ -93,7 +133,10 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define pr_warn(fmt, ...) printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_notice(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
-#define pr_debug(fmt, ...) do { if (0) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__); } while (0)
+#define pr_debug(fmt, ...)                                \
+  do {                                                    \
+    if (0) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__); \
+  } while (0)
 
 /* Bits. */
 static inline unsigned long ffz(unsigned long w) { return __builtin_ctzl(~w); }
@@ -113,7 +156,11 @@ static inline int ilog2(unsigned long v) { return 63 - __builtin_clzl(v); }
 static inline u16 le16_to_cpup(const __le16 *p) { return *p; }
 static inline u32 le32_to_cpup(const __le32 *p) { return *p; }
 static inline u64 le64_to_cpup(const __le64 *p) { return *p; }
-static inline u32 get_unaligned_le32(const void *p) { u32 v; memcpy(&v, p, 4); return v; }
+static inline u32 get_unaligned_le32(const void *p) {
+  u32 v;
+  memcpy(&v, p, 4);
+  return v;
+}
 
 /* Strings. */
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);
@@ -121,21 +168,36 @@ int kstrtouint(const char *s, unsigned int base, unsigned int *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 
 /* Lists (include/linux/list.h semantics). */
-#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD_INIT(name) \
+  { &(name), &(name) }
 #define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
-static inline void INIT_LIST_HEAD(struct list_head *l) { l->next = l; l->prev = l; }
-static inline void __list_add(struct list_head *n, struct list_head *prev, struct list_head *next) {
-  next->prev = n; n->next = next; n->prev = prev; prev->next = n;
+static inline void INIT_LIST_HEAD(struct list_head *l) {
+  l->next = l;
+  l->prev = l;
 }
-static inline void list_add(struct list_head *n, struct list_head *h) { __list_add(n, h, h->next); }
-static inline void list_add_tail(struct list_head *n, struct list_head *h) { __list_add(n, h->prev, h); }
+static inline void __list_add(struct list_head *n, struct list_head *prev,
+                              struct list_head *next) {
+  next->prev = n;
+  n->next = next;
+  n->prev = prev;
+  prev->next = n;
+}
+static inline void list_add(struct list_head *n, struct list_head *h) {
+  __list_add(n, h, h->next);
+}
+static inline void list_add_tail(struct list_head *n, struct list_head *h) {
+  __list_add(n, h->prev, h);
+}
 static inline void list_del(struct list_head *e) {
-  e->next->prev = e->prev; e->prev->next = e->next;
-  e->next = (struct list_head *)0x100; e->prev = (struct list_head *)0x122;
+  e->next->prev = e->prev;
+  e->prev->next = e->next;
+  e->next = (struct list_head *)0x100;
+  e->prev = (struct list_head *)0x122;
 }
 static inline int list_empty(const struct list_head *h) { return h->next == h; }
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
-#define list_first_entry(ptr, type, member) list_entry((ptr)->next, type, member)
+#define list_first_entry(ptr, type, member) \
+  list_entry((ptr)->next, type, member)
 
 /* Modules: module_init names the entry the loader calls. */
 #define MODULE_AUTHOR(x)
@@ -146,7 +208,9 @@ static inline int list_empty(const struct list_head *h) { return h->next == h; }
 #define EXPORT_SYMBOL(x)
 #define EXPORT_SYMBOL_GPL(x)
 #define THIS_MODULE ((struct module *)0)
-#define module_init(fn) int sl_module_init(void) { return fn(); }
-#define module_exit(fn) void sl_module_exit(void) { fn(); }
+#define module_init(fn) \
+  int sl_module_init(void) { return fn(); }
+#define module_exit(fn) \
+  void sl_module_exit(void) { fn(); }
 
 #endif /* SQUASHLAB_LINUX_BASE_H_ */

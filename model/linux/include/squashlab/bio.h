@@ -62,8 +62,8 @@ static inline bool bio_next_segment(const struct bio *bio,
   off = v->bv_offset + it->done;
   it->bv.bv_page = v->bv_page; /* vectors never span pages here */
   it->bv.bv_offset = off & ~PAGE_MASK;
-  it->bv.bv_len = min_t(unsigned int, PAGE_SIZE - it->bv.bv_offset,
-                        v->bv_len - it->done);
+  it->bv.bv_len =
+      min_t(unsigned int, PAGE_SIZE - it->bv.bv_offset, v->bv_len - it->done);
   it->done += it->bv.bv_len;
   if (it->done == v->bv_len) {
     it->idx++;

@@ -20,9 +20,9 @@
 #define S_IFDIR 0040000
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
-#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
-#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
-#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
+#define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
+#define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #define DT_UNKNOWN 0
 #define DT_FIFO 1
 #define DT_CHR 2
@@ -40,21 +40,38 @@
 
 static inline loff_t i_size_read(const struct inode *i) { return i->i_size; }
 static inline void i_size_write(struct inode *i, loff_t s) { i->i_size = s; }
-static inline struct inode *file_inode(const struct file *f) { return f->f_inode; }
-static inline struct inode *d_inode(const struct dentry *d) { return d->d_inode; }
-static inline void set_nlink(struct inode *i, unsigned int n) { i->i_nlink = n; }
+static inline struct inode *file_inode(const struct file *f) {
+  return f->f_inode;
+}
+static inline struct inode *d_inode(const struct dentry *d) {
+  return d->d_inode;
+}
+static inline void set_nlink(struct inode *i, unsigned int n) {
+  i->i_nlink = n;
+}
 static inline void i_uid_write(struct inode *i, uid_t u) { i->i_uid.val = u; }
 static inline void i_gid_write(struct inode *i, gid_t g) { i->i_gid.val = g; }
-static inline struct timespec64 inode_set_atime(struct inode *i, s64 s, long ns) {
-  i->i_atime.tv_sec = s; i->i_atime.tv_nsec = ns; return i->i_atime;
+static inline struct timespec64 inode_set_atime(struct inode *i, s64 s,
+                                                long ns) {
+  i->i_atime.tv_sec = s;
+  i->i_atime.tv_nsec = ns;
+  return i->i_atime;
 }
-static inline struct timespec64 inode_set_mtime(struct inode *i, s64 s, long ns) {
-  i->i_mtime.tv_sec = s; i->i_mtime.tv_nsec = ns; return i->i_mtime;
+static inline struct timespec64 inode_set_mtime(struct inode *i, s64 s,
+                                                long ns) {
+  i->i_mtime.tv_sec = s;
+  i->i_mtime.tv_nsec = ns;
+  return i->i_mtime;
 }
-static inline struct timespec64 inode_set_ctime(struct inode *i, s64 s, long ns) {
-  i->i_ctime.tv_sec = s; i->i_ctime.tv_nsec = ns; return i->i_ctime;
+static inline struct timespec64 inode_set_ctime(struct inode *i, s64 s,
+                                                long ns) {
+  i->i_ctime.tv_sec = s;
+  i->i_ctime.tv_nsec = ns;
+  return i->i_ctime;
 }
-static inline s64 inode_get_mtime_sec(const struct inode *i) { return i->i_mtime.tv_sec; }
+static inline s64 inode_get_mtime_sec(const struct inode *i) {
+  return i->i_mtime.tv_sec;
+}
 static inline void inode_nohighmem(struct inode *i) { (void)i; }
 static inline dev_t new_decode_dev(u32 dev) {
   unsigned major = (dev & 0xfff00) >> 8;
@@ -90,8 +107,8 @@ int generic_getattr(void *, const void *, void *, u32, unsigned int);
 
 /* Directories. */
 struct dir_context;
-typedef bool (*filldir_t)(struct dir_context *, const char *, int, loff_t,
-                          u64, unsigned);
+typedef bool (*filldir_t)(struct dir_context *, const char *, int, loff_t, u64,
+                          unsigned);
 struct dir_context {
   filldir_t actor;
   loff_t pos;
@@ -101,7 +118,9 @@ static inline bool dir_emit(struct dir_context *ctx, const char *name,
   return ctx->actor(ctx, name, namelen, ctx->pos, ino, type);
 }
 static inline bool dir_emit_dots(struct file *f, struct dir_context *ctx) {
-  (void)f; (void)ctx; return true;
+  (void)f;
+  (void)ctx;
+  return true;
 }
 struct dentry *d_make_root(struct inode *root);
 struct dentry *d_splice_alias(struct inode *i, struct dentry *d);
@@ -110,7 +129,12 @@ struct dentry *d_obtain_alias(struct inode *i);
 /* Export. */
 struct fid {
   union {
-    struct { u32 ino; u32 gen; u32 parent_ino; u32 parent_gen; } i32;
+    struct {
+      u32 ino;
+      u32 gen;
+      u32 parent_ino;
+      u32 parent_gen;
+    } i32;
     __u32 raw[0];
   };
 };
@@ -128,9 +152,13 @@ int generic_encode_ino32_fh(struct inode *i, __u32 *fh, int *max_len,
 
 /* statfs and mount options. */
 static inline __kernel_fsid_t u64_to_fsid(u64 v) {
-  __kernel_fsid_t f; f.val[0] = (int)(u32)v; f.val[1] = (int)(u32)(v >> 32); return f;
+  __kernel_fsid_t f;
+  f.val[0] = (int)(u32)v;
+  f.val[1] = (int)(u32)(v >> 32);
+  return f;
 }
-void seq_printf(struct seq_file *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void seq_puts(struct seq_file *m, const char *s);
 struct xattr_handler {
   const char *name;
@@ -152,11 +180,18 @@ int sl_fs_param_is_string(struct p_log *, const struct fs_parameter_spec *,
                           struct fs_parameter *, struct fs_parse_result *);
 #define fs_param_is_enum sl_fs_param_is_enum
 #define fs_param_is_string sl_fs_param_is_string
-#define fsparam_enum(NAME, OPT, TABLE) \
-  { .name = NAME, .type = fs_param_is_enum, .opt = OPT, .flags = 0, .data = TABLE }
-#define fsparam_string(NAME, OPT) \
-  { .name = NAME, .type = fs_param_is_string, .opt = OPT, .flags = 0, .data = NULL }
-void sl_errorf(struct fs_context *fc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define fsparam_enum(NAME, OPT, TABLE)                              \
+  {                                                                 \
+    .name = NAME, .type = fs_param_is_enum, .opt = OPT, .flags = 0, \
+    .data = TABLE                                                   \
+  }
+#define fsparam_string(NAME, OPT)                                     \
+  {                                                                   \
+    .name = NAME, .type = fs_param_is_string, .opt = OPT, .flags = 0, \
+    .data = NULL                                                      \
+  }
+void sl_errorf(struct fs_context *fc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 #define errorf(fc, fmt, ...) sl_errorf(fc, fmt, ##__VA_ARGS__)
 #define invalf(fc, fmt, ...) (sl_errorf(fc, fmt, ##__VA_ARGS__), -EINVAL)
 

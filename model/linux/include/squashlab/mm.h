@@ -56,11 +56,21 @@ void memzero_page(struct page *p, size_t offset, size_t len);
 #define memzero_page(p, o, l) SL_AT(memzero_page(p, o, l))
 #define flush_dcache_page(p) SL_AT(flush_dcache_page(p))
 
-static inline struct folio *page_folio(struct page *p) { return (struct folio *)p; }
+static inline struct folio *page_folio(struct page *p) {
+  return (struct folio *)p;
+}
 #define folio_page(f, n) (&(f)->page)
-static inline loff_t folio_pos(struct folio *f) { return (loff_t)f->index << PAGE_SHIFT; }
-static inline size_t folio_size(struct folio *f) { (void)f; return PAGE_SIZE; }
-static inline long folio_nr_pages(struct folio *f) { (void)f; return 1; }
+static inline loff_t folio_pos(struct folio *f) {
+  return (loff_t)f->index << PAGE_SHIFT;
+}
+static inline size_t folio_size(struct folio *f) {
+  (void)f;
+  return PAGE_SIZE;
+}
+static inline long folio_nr_pages(struct folio *f) {
+  (void)f;
+  return 1;
+}
 void folio_lock(struct folio *f);
 void folio_unlock(struct folio *f);
 void folio_get(struct folio *f);
@@ -93,10 +103,15 @@ struct folio *__filemap_get_folio(struct address_space *m, pgoff_t index,
                                   unsigned int fgp, gfp_t gfp);
 #define find_get_page(m, i) SL_AT(find_get_page(m, i))
 #define grab_cache_page_nowait(m, i) SL_AT(grab_cache_page_nowait(m, i))
-#define add_to_page_cache_lru(p, m, i, g) SL_AT(add_to_page_cache_lru(p, m, i, g))
+#define add_to_page_cache_lru(p, m, i, g) \
+  SL_AT(add_to_page_cache_lru(p, m, i, g))
 #define __filemap_get_folio(m, i, f, g) SL_AT(__filemap_get_folio(m, i, f, g))
-static inline gfp_t mapping_gfp_mask(struct address_space *m) { return m->gfp_mask; }
-static inline void mapping_set_gfp_mask(struct address_space *m, gfp_t g) { m->gfp_mask = g; }
+static inline gfp_t mapping_gfp_mask(struct address_space *m) {
+  return m->gfp_mask;
+}
+static inline void mapping_set_gfp_mask(struct address_space *m, gfp_t g) {
+  m->gfp_mask = g;
+}
 
 /* readahead_control (include/linux/pagemap.h). */
 unsigned int __readahead_batch(struct readahead_control *rac,
@@ -113,8 +128,12 @@ static inline loff_t readahead_pos(struct readahead_control *rac) {
 static inline size_t readahead_length(struct readahead_control *rac) {
   return (size_t)rac->_nr_pages * PAGE_SIZE;
 }
-static inline pgoff_t readahead_index(struct readahead_control *rac) { return rac->_index; }
-static inline unsigned int readahead_count(struct readahead_control *rac) { return rac->_nr_pages; }
+static inline pgoff_t readahead_index(struct readahead_control *rac) {
+  return rac->_index;
+}
+static inline unsigned int readahead_count(struct readahead_control *rac) {
+  return rac->_nr_pages;
+}
 static inline size_t readahead_batch_length(struct readahead_control *rac) {
   return (size_t)rac->_batch_count * PAGE_SIZE;
 }

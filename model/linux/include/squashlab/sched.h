@@ -36,15 +36,15 @@ void wake_up_all(wait_queue_head_t *wq);
 unsigned long sl_wait_generation(wait_queue_head_t *wq);
 void sl_wait_for_wake(wait_queue_head_t *wq, unsigned long generation);
 void sl_might_sleep(const char *fn);
-#define wait_event(wq, condition)                              \
-  do {                                                         \
-    sl_set_site(__FILE__, __LINE__, __func__);                 \
-    sl_might_sleep("wait_event");                              \
-    for (;;) {                                                 \
-      unsigned long _g = sl_wait_generation(&(wq));            \
-      if (condition) break;                                    \
-      sl_wait_for_wake(&(wq), _g);                             \
-    }                                                          \
+#define wait_event(wq, condition)                   \
+  do {                                              \
+    sl_set_site(__FILE__, __LINE__, __func__);      \
+    sl_might_sleep("wait_event");                   \
+    for (;;) {                                      \
+      unsigned long _g = sl_wait_generation(&(wq)); \
+      if (condition) break;                         \
+      sl_wait_for_wake(&(wq), _g);                  \
+    }                                               \
   } while (0)
 #define might_sleep() SL_AT(sl_might_sleep("might_sleep"))
 void cond_resched(void);
@@ -70,11 +70,19 @@ void free_percpu(void *p);
 #define alloc_percpu(type) \
   ((__typeof__(type) *)SL_AT(sl_alloc_percpu(sizeof(type), __alignof__(type))))
 #define per_cpu_ptr(ptr, cpu) \
-  ((__typeof__(ptr))((char *)(ptr) + (unsigned long)(cpu) * SL_PERCPU_STRIDE))
+  ((__typeof__(ptr))((char *)(ptr) + (unsigned long)(cpu)*SL_PERCPU_STRIDE))
 #define this_cpu_ptr(ptr) per_cpu_ptr(ptr, smp_processor_id())
 #define raw_cpu_ptr(ptr) this_cpu_ptr(ptr)
-#define get_cpu_ptr(ptr) ({ preempt_disable(); this_cpu_ptr(ptr); })
-#define put_cpu_ptr(ptr) do { (void)(ptr); preempt_enable(); } while (0)
+#define get_cpu_ptr(ptr) \
+  ({                     \
+    preempt_disable();   \
+    this_cpu_ptr(ptr);   \
+  })
+#define put_cpu_ptr(ptr) \
+  do {                   \
+    (void)(ptr);         \
+    preempt_enable();    \
+  } while (0)
 
 /* local_lock: preemption off, or on PREEMPT_RT a per-CPU sleeping lock. */
 void sl_local_lock_init(local_lock_t *l);
@@ -84,11 +92,21 @@ void sl_local_unlock(local_lock_t *percpu_lock);
 #define local_lock(l) SL_AT(sl_local_lock(l))
 #define local_unlock(l) SL_AT(sl_local_unlock(l))
 
-static inline int atomic_read(const atomic_t *v) { return __atomic_load_n(&v->counter, __ATOMIC_RELAXED); }
-static inline void atomic_set(atomic_t *v, int i) { __atomic_store_n(&v->counter, i, __ATOMIC_RELAXED); }
-static inline void atomic_inc(atomic_t *v) { __atomic_fetch_add(&v->counter, 1, __ATOMIC_SEQ_CST); }
-static inline void atomic_dec(atomic_t *v) { __atomic_fetch_sub(&v->counter, 1, __ATOMIC_SEQ_CST); }
-static inline int atomic_dec_and_test(atomic_t *v) { return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST) == 0; }
+static inline int atomic_read(const atomic_t *v) {
+  return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+static inline void atomic_set(atomic_t *v, int i) {
+  __atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+static inline void atomic_inc(atomic_t *v) {
+  __atomic_fetch_add(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+static inline void atomic_dec(atomic_t *v) {
+  __atomic_fetch_sub(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+static inline int atomic_dec_and_test(atomic_t *v) {
+  return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST) == 0;
+}
 
 void rcu_barrier(void);
 

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the mount of real kernel modules for a run.
+#include "harness/linux_mount.h"
+
+#include "hw_emul/block_device.h"
+#include "model/kernel/kernel.h"
+#include "model/linux/module.h"
+
+namespace squashlab {
+
+bool IsLinuxVariant(const std::string& variant) {
+  return variant == "linux-6.12" || variant == "linux-6.1";
+}
+
+StatusOr<const LinuxModule*> LinuxModuleFor(const std::string& variant,
+                                            const std::string& decomp,
+                                            std::string* options) {
+  if (decomp != "single" && decomp != "multi" && decomp != "percpu")
+    return Status::InvalidArgument(variant +
+                                   " builds the single, multi and percpu "
+                                   "decompressors, not " +
+                                   decomp);
+  if (variant == "linux-6.12") {
+    *options = "threads=" + decomp;
+    return BuiltinLinuxModule("squashfs-linux-6.12");
+  }
+  options->clear();
+  return BuiltinLinuxModule("squashfs-linux-6.1-" + decomp);
+}
+
+void SpawnLinuxMount(Kernel& k, SquashfsMount* m, const ImageModel& image,
+                     const LinuxModule* module, const std::string& options,
+                     std::function<void()> started) {
+  block_device* bdev = m->disk ? m->disk->bdev() : m->device->bdev();
+  const uint64_t nr_bytes = image.bytes.size();
+  std::vector<std::string> names;
+  for (const FileModel& f : image.files) names.push_back(f.name);
+  TaskSpec spec;
+  spec.name = "mount";
+  spec.body = [&k, m, bdev, nr_bytes, module, options, names, started] {
+    int err = 0;
+    kabi::super_block* sb = LinuxMount(k, *module, bdev, nr_bytes, options, &err);
+    if (sb == nullptr) return;  // a failed mount: the kernel says so, no oops
+    k.AtQuiescence([sb] { LinuxUnmount(sb); });
+    for (const std::string& name : names) {
+      inode* ino = LinuxLookup(sb, name, &err);
+      if (ino == nullptr) return;
+      m->inodes.push_back(ino);
+      m->names.push_back(name);
+    }
+    started();
+  };
+  k.Spawn(std::move(spec));
+}
+
+}  // namespace squashlab

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the mount of a real kernel module (model/linux) for
+// one run: the device as for any variant, then a "mount" task that runs the
+// module's own mount (fs_context, fill_super), looks each file up through
+// its ->lookup, and starts the workload; at quiescence the module's kill_sb
+// tears the mount down, so what the real code leaked is what is left.
+#ifndef SQUASHLAB_HARNESS_LINUX_MOUNT_H_
+#define SQUASHLAB_HARNESS_LINUX_MOUNT_H_
+
+#include <functional>
+#include <string>
+
+#include "harness/mount.h"
+#include "reader/status.h"
+
+namespace squashlab {
+
+class Kernel;
+struct LinuxModule;
+
+// "linux-6.12" and "linux-6.1": whether `variant` names real kernel code.
+bool IsLinuxVariant(const std::string& variant);
+// The module for variant x decompressor strategy (6.12 chooses the strategy
+// at mount; 6.1 at build). Mount options go to *options.
+StatusOr<const LinuxModule*> LinuxModuleFor(const std::string& variant,
+                                            const std::string& decomp,
+                                            std::string* options);
+
+// Spawns the mount task over m's device; `started` runs in it once every
+// file of `image` has its inode in m (the workload's spawn).
+void SpawnLinuxMount(Kernel& k, SquashfsMount* m, const ImageModel& image,
+                     const LinuxModule* module, const std::string& options,
+                     std::function<void()> started);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_HARNESS_LINUX_MOUNT_H_
