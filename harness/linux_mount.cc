@@ -39,7 +39,8 @@ void SpawnLinuxMount(Kernel& k, SquashfsMount* m, const ImageModel& image,
   spec.name = "mount";
   spec.body = [&k, m, bdev, nr_bytes, module, options, names, started] {
     int err = 0;
-    kabi::super_block* sb = LinuxMount(k, *module, bdev, nr_bytes, options, &err);
+    kabi::super_block* sb =
+        LinuxMount(k, *module, bdev, nr_bytes, options, &err);
     if (sb == nullptr) return;  // a failed mount: the kernel says so, no oops
     k.AtQuiescence([sb] { LinuxUnmount(sb); });
     for (const std::string& name : names) {
