@@ -8,6 +8,7 @@ SQUASHLAB_PACKAGES=(
   libgtest-dev libgmock-dev librapidcheck-dev libboost-context-dev
   libcli11-dev nlohmann-json3-dev
   squashfs-tools squashfs-tools-ng attr python3 python3-matplotlib python3-jsonschema
+  linux-source-6.1 linux-source-6.12
 )
 
 squashlab_install_deps() {
