@@ -19,7 +19,9 @@
 #include "cli/verify_json.h"
 #include "cli/verify_out_dir.h"
 #include "cli/verify_report.h"
+#include "harness/linux_mount.h"
 #include "harness/verify.h"
+#include "model/linux/source_build.h"
 
 namespace squashlab::cli {
 namespace {
@@ -39,7 +41,16 @@ struct VerifyArgs {
   bool verbose = false;
   std::vector<std::string> expect;
   std::string json, out_dir;
+  std::string source;  // a user's fs/squashfs tree
 };
+
+// --variant also takes "linux-src", the tree --source builds.
+std::vector<std::string> VariantNamesWithSource() {
+  std::vector<std::string> v = VariantNames();
+  if (std::find(v.begin(), v.end(), "linux-src") == v.end())
+    v.push_back("linux-src");
+  return v;
+}
 
 std::vector<std::string> VariantsRun(const VerifyOptions& opt) {
   return opt.variants.empty() ? VariantNames() : opt.variants;
@@ -78,7 +89,32 @@ StatusOr<VerifyResult> RunSplitByExpectation(const VerifyOptions& opt,
   return all;
 }
 
+// Builds the user's tree into "linux-src" (the compiler's output goes to
+// stderr as it printed it). Returns an exit status, or -1 to go on.
+int BuildSource(VerifyArgs& args) {
+  std::cerr << "squashlab verify: building " << args.source
+            << " against the header layer\n";
+  auto tree = BuildSourceTree(args.source, &std::cerr);
+  if (!tree.ok())
+    return UsageError(
+        "verify", "--source " + args.source + ": " + tree.status().ToString());
+  std::cerr << "squashlab verify: " << tree->dir << " built"
+            << (tree->cached ? " (cached)" : "") << ", strategies "
+            << (tree->by_mount ? "chosen at mount (threads=)"
+                               : "one module each")
+            << "\n";
+  RegisterSourceTree(*tree);
+  if (args.opt.variants.empty()) args.opt.variants = {"linux-src"};
+  if (args.opt.decomps.empty())
+    args.opt.decomps = {"single", "multi", "percpu"};
+  return -1;
+}
+
 int RunVerifyJob(VerifyArgs& args) {
+  if (!args.source.empty()) {
+    int rc = BuildSource(args);
+    if (rc >= 0) return rc;
+  }
   VerifyOptions& opt = args.opt;
   opt.all_classes = !args.first_only;
   Expectations expected = args.expect.empty() && opt.variants.empty()
@@ -88,7 +124,7 @@ int RunVerifyJob(VerifyArgs& args) {
     std::string problem = ParseExpectation(e, &expected);
     if (!problem.empty()) return UsageError("verify", "--expect " + problem);
   }
-  const std::vector<std::string> known = VariantNames();
+  const std::vector<std::string> known = VariantNamesWithSource();
   for (const auto& [variant, fail] : expected)
     if (std::find(known.begin(), known.end(), variant) == known.end())
       return UsageError("verify", "--expect: no variant '" + variant + "'");
@@ -126,7 +162,7 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
                 "a read-path variant to explore (repeatable; "
                 "default: all)")
       ->type_name("V")
-      ->check(CLI::IsMember(VariantNames()));
+      ->check(CLI::IsMember(VariantNamesWithSource()));
   c->add_option("--decomp", opt->decomps,
                 "a decompressor strategy (repeatable; default: all)")
       ->type_name("D")
@@ -213,6 +249,12 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
   c->add_flag("-v,--verbose", args->verbose,
               "progress per cell, and each class's report with its minimised "
               "ftrace listing");
+  c->add_option("--source", args->source,
+                "a fs/squashfs directory (or a kernel tree) to build with the "
+                "system C compiler against the header layer and explore as "
+                "read path linux-src")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
   c->add_option("--json", args->json,
                 "write the result as JSON (docs/schema/verify.schema.json)")
       ->type_name("FILE")

@@ -5,6 +5,7 @@
 
 #include "bench/sim/bench.h"
 #include "bench/sim/calibration.h"
+#include "harness/linux_mount.h"
 #include "harness/scenarios.h"
 #include "hw_emul/profile.h"
 #include "model/variants/decompressor.h"
@@ -15,6 +16,7 @@ namespace squashlab::cli {
 std::vector<std::string> VariantNames() {
   std::vector<std::string> out;
   for (const auto* v : AllReadPaths()) out.push_back(v->name);
+  for (const auto& v : LinuxVariantNames()) out.push_back(v);
   return out;
 }
 

@@ -2,24 +2,60 @@
 // This file implements the mount of real kernel modules for a run.
 #include "harness/linux_mount.h"
 
+#include <mutex>
+#include <optional>
+
 #include "hw_emul/block_device.h"
 #include "model/kernel/kernel.h"
 #include "model/linux/module.h"
+#include "model/linux/source_build.h"
 
 namespace squashlab {
 
+namespace {
+
+std::mutex source_mu;
+std::optional<SourceTree> source;
+
+}  // namespace
+
+std::vector<std::string> LinuxVariantNames() {
+  std::vector<std::string> out = {"linux-6.12", "linux-6.1"};
+  std::lock_guard<std::mutex> l(source_mu);
+  if (source) out.push_back("linux-src");
+  return out;
+}
+
 bool IsLinuxVariant(const std::string& variant) {
-  return variant == "linux-6.12" || variant == "linux-6.1";
+  return variant == "linux-6.12" || variant == "linux-6.1" ||
+         variant == "linux-src";
+}
+
+void RegisterSourceTree(const SourceTree& tree) {
+  std::lock_guard<std::mutex> l(source_mu);
+  source = tree;
+}
+
+bool LinuxBuildsStrategy(const std::string& decomp) {
+  return decomp == "single" || decomp == "multi" || decomp == "percpu";
 }
 
 StatusOr<const LinuxModule*> LinuxModuleFor(const std::string& variant,
                                             const std::string& decomp,
                                             std::string* options) {
-  if (decomp != "single" && decomp != "multi" && decomp != "percpu")
+  if (!LinuxBuildsStrategy(decomp))
     return Status::InvalidArgument(variant +
                                    " builds the single, multi and percpu "
                                    "decompressors, not " +
                                    decomp);
+  if (variant == "linux-src") {
+    std::lock_guard<std::mutex> l(source_mu);
+    if (!source)
+      return Status::InvalidArgument(
+          "linux-src is the tree given with --source DIR");
+    *options = source->by_mount ? "threads=" + decomp : "";
+    return source->modules.at(decomp);
+  }
   if (variant == "linux-6.12") {
     *options = "threads=" + decomp;
     return BuiltinLinuxModule("squashfs-linux-6.12");

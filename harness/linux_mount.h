@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "harness/mount.h"
 #include "reader/status.h"
@@ -18,8 +19,17 @@ namespace squashlab {
 class Kernel;
 struct LinuxModule;
 
-// "linux-6.12" and "linux-6.1": whether `variant` names real kernel code.
+struct SourceTree;
+
+// The real-code read paths: "linux-6.12", "linux-6.1", and "linux-src" once
+// a user's tree is registered.
+std::vector<std::string> LinuxVariantNames();
+// Whether `variant` names real kernel code.
 bool IsLinuxVariant(const std::string& variant);
+// Makes "linux-src" the tree built from a user's directory (verify --source).
+void RegisterSourceTree(const SourceTree& tree);
+// The strategies a real-code read path builds.
+bool LinuxBuildsStrategy(const std::string& decomp);
 // The module for variant x decompressor strategy (6.12 chooses the strategy
 // at mount; 6.1 at build). Mount options go to *options.
 StatusOr<const LinuxModule*> LinuxModuleFor(const std::string& variant,

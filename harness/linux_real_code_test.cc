@@ -83,10 +83,25 @@ TEST(LinuxRealCode, OracleCatchesAWrongByteOfTheRealCode) {
       << c.failure.report.ToString();
 }
 
+TEST(LinuxRealCode, SmallScenarioExhaustively) {
+  VerifyOptions opt;
+  opt.strategy = "exhaustive";
+  opt.preemption_bound = 1;
+  opt.budget = 200000;
+  opt.minimise = false;
+  CellResult c =
+      ExploreScenarios(Scenarios("linux-6.12", "single", {"pair"}), opt, 0);
+  EXPECT_FALSE(c.found) << c.failure.report.ToString();
+  EXPECT_TRUE(c.exhausted) << c.runs << " runs";
+  EXPECT_GT(c.runs, 1);
+  std::printf("linux-6.12/single/pair bound 1: %ld runs (%ld pruned), %.1f s\n",
+              c.runs, c.pruned, c.seconds);
+}
+
 TEST(LinuxRealCode, UnknownStrategyIsAClearError) {
-  auto sc = MakeScenario(ScenarioSpec{"linux-6.12", "percpu-locallock", "dd",
-                                      "", "", ""},
-                         Image());
+  auto sc = MakeScenario(
+      ScenarioSpec{"linux-6.12", "percpu-locallock", "dd", "", "", ""},
+      Image());
   ASSERT_FALSE(sc.ok());
   EXPECT_NE(sc.status().ToString().find("single, multi and percpu"),
             std::string::npos);

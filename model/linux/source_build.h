@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements building a user's fs/squashfs tree at run time: the
+// files of the read path are compiled with the system C compiler against the
+// header layer (installed beside the binary) into loadable modules, one per
+// decompressor strategy the tree builds (a tree that chooses the strategy at
+// mount, like 6.12, gives one module). Builds are cached by the contents of
+// the tree, the header layer and the flags.
+#ifndef SQUASHLAB_MODEL_LINUX_SOURCE_BUILD_H_
+#define SQUASHLAB_MODEL_LINUX_SOURCE_BUILD_H_
+
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "model/linux/module.h"
+#include "reader/status.h"
+
+namespace squashlab {
+
+struct SourceTree {
+  std::string dir;        // the fs/squashfs directory used
+  bool by_mount = false;  // threads= chooses the strategy (6.2+)
+  // "single", "multi", "percpu" -> its module (by_mount: the same one).
+  std::map<std::string, const LinuxModule*> modules;
+  bool cached = false;  // every module came from the cache
+};
+
+// DIR is a fs/squashfs directory or a kernel tree's root. Compiler output
+// is written to `log` as the compiler printed it; a failed build returns an
+// error naming what the header layer lacks when that is the cause.
+StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log);
+
+// The kernel C flags every module is built with (also the built-in ones:
+// kernel_module.bzl lists the same; a test compares them).
+const std::vector<std::string>& KernelCFlags();
+
+// The header layer's include directory beside the running binary (or
+// $SQUASHLAB_LINUX_INCLUDE); empty if not found.
+std::string HeaderLayerDir();
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_LINUX_SOURCE_BUILD_H_
