@@ -52,6 +52,23 @@ const FileModel* WithTail(const std::vector<const FileModel*>& f) {
   return f.size() > 1 ? f[1] : f[0];
 }
 
+// Two different files whose tails live in the same fragment block (else
+// any two with tails, else the two smallest): readers of both meet in the
+// fragment cache.
+std::pair<const FileModel*, const FileModel*> SharingAFragment(
+    const std::vector<const FileModel*>& by_size) {
+  std::vector<const FileModel*> tails;
+  for (auto it = by_size.rbegin(); it != by_size.rend(); ++it)
+    if ((*it)->layout.has_tail) tails.push_back(*it);
+  for (size_t i = 0; i < tails.size(); i++)
+    for (size_t j = i + 1; j < tails.size(); j++)
+      if (tails[i]->layout.fragment_index == tails[j]->layout.fragment_index)
+        return {tails[i], tails[j]};
+  if (tails.size() >= 2) return {tails[0], tails[1]};
+  size_t n = by_size.size();
+  return {by_size[n - 1], by_size[n > 1 ? n - 2 : 0]};
+}
+
 // Each bio's fate is a function of the run's seed and the bio's id (ids
 // follow allocation order): completions share no state, so the order in
 // which interrupt handlers run does not change which bios fail (and the
@@ -137,6 +154,12 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     o.comm = "dd-b";
     o.bs = 8192;
     spawn_dd(k, ib, b, o);
+  } else if (w == "frag2") {
+    auto [x, y] = SharingAFragment(files);
+    o.comm = "cat1";
+    spawn_dd(k, m->Find(x->name), x, o);
+    o.comm = "cat2";
+    spawn_dd(k, m->Find(y->name), y, o);
   } else if (w == "rand") {
     o.comm = "rand1";
     spawn_random_reader(k, ia, a, o, 3, 1);
@@ -198,6 +221,9 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"dd2", "two dds (bs=4K, bs=16K) over the same file"},
       {"ddx2", "dds over two different files (one with a fragment tail)"},
       {"rand", "two random readers, 3 reads of 4K each"},
+      {"frag2",
+       "two readers of two small files whose tails share a fragment "
+       "block"},
       {"reclaim",
        "dd bs=8K, a second dd from the middle, reclaim evicting clean pages"},
       {"pair",
@@ -208,7 +234,7 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
 
 const std::vector<std::string>& DefaultWorkloads() {
   static const std::vector<std::string> kDefault = {"dd2", "ddx2", "rand",
-                                                    "reclaim"};
+                                                    "reclaim", "frag2"};
   return kDefault;
 }
 

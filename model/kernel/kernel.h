@@ -105,6 +105,14 @@ class Kernel : public RunHooks {
   void SetCallSite(std::function<std::string()> fn) {
     call_site_ = std::move(fn);
   }
+  // page_owner for real kernel code: where the code under test last took
+  // page p (dump_page prints it), or "".
+  void SetPageOwnerFn(std::function<std::string(const page*)> fn) {
+    page_owner_ = std::move(fn);
+  }
+  std::string PageOwner(const page* p) const {
+    return page_owner_ ? page_owner_(p) : "";
+  }
   // A scheduling point; cheap no-op outside tasks.
   void Point(const char* op, uint64_t arg = 0) { exec_->Point(op, arg); }
   // "BUG: scheduling while atomic" when the current task may not sleep.
@@ -221,6 +229,7 @@ class Kernel : public RunHooks {
   std::vector<std::shared_ptr<void>> arena_;
   std::vector<std::function<void()>> at_quiescence_;
   std::function<std::string()> call_site_;
+  std::function<std::string(const page*)> page_owner_;
 };
 
 // Makes `k` the current kernel of this thread for the scope's lifetime.

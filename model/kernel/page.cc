@@ -103,7 +103,11 @@ std::string dump_page(const page* p) {
       "page flags: 0x%lx(%s)",
       p->pfn * 64, p->_count.load(), p->mapping ? p->mapping->debug_addr : 0UL,
       p->index, f, page_flags_string(f).c_str());
-  return buf;
+  // page_owner's note: where kernel code under test last took the page.
+  Kernel* k = Kernel::CurrentOrNull();
+  std::string owner = k ? k->PageOwner(p) : "";
+  return owner.empty() ? std::string(buf)
+                       : std::string(buf) + "\npage_owner: " + owner;
 }
 
 void CheckPage(page* p, const char* fn) {

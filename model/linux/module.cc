@@ -85,6 +85,7 @@ StatusOr<const LinuxModule*> BuiltinLinuxModule(const std::string& name) {
                           const std::string& options, int* err) {
   auto& run = linux_bridge::Attach(k);
   k.SetCallSite([&run] { return run.SiteString(); });
+  k.SetPageOwnerFn([&run](const page* p) { return run.PageOwner(p); });
   auto* cbdev = k.New<::block_device>();
   cbdev->sl_model = bdev;
   cbdev->sl_nr_bytes = nr_bytes;

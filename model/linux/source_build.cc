@@ -27,21 +27,24 @@ namespace fs = std::filesystem;
 
 // The read path and what it links against (kernel_module.bzl's list).
 const std::vector<std::string> kFiles = {
-    "block.c",       "cache.c",       "decompressor.c", "dir.c",
-    "export.c",      "file.c",        "file_direct.c",  "fragment.c",
-    "id.c",          "inode.c",       "lz4_wrapper.c",  "lzo_wrapper.c",
-    "namei.c",       "page_actor.c",  "super.c",        "symlink.c",
-    "xz_wrapper.c",  "zlib_wrapper.c", "zstd_wrapper.c"};
+    "block.c",      "cache.c",        "decompressor.c", "dir.c",
+    "export.c",     "file.c",         "file_direct.c",  "fragment.c",
+    "id.c",         "inode.c",        "lz4_wrapper.c",  "lzo_wrapper.c",
+    "namei.c",      "page_actor.c",   "super.c",        "symlink.c",
+    "xz_wrapper.c", "zlib_wrapper.c", "zstd_wrapper.c"};
 
-const std::map<std::string, std::pair<std::string, std::string>> kStrategies =
-    {{"single", {"SINGLE", "decompressor_single.c"}},
-     {"multi", {"MULTI", "decompressor_multi.c"}},
-     {"percpu", {"MULTI_PERCPU", "decompressor_multi_percpu.c"}}};
+const std::map<std::string, std::pair<std::string, std::string>> kStrategies = {
+    {"single", {"SINGLE", "decompressor_single.c"}},
+    {"multi", {"MULTI", "decompressor_multi.c"}},
+    {"percpu", {"MULTI_PERCPU", "decompressor_multi_percpu.c"}}};
 
 const std::vector<std::string> kConfig = {
-    "CONFIG_SQUASHFS_FILE_DIRECT", "CONFIG_SQUASHFS_ZLIB",
-    "CONFIG_SQUASHFS_ZSTD",        "CONFIG_SQUASHFS_LZ4",
-    "CONFIG_SQUASHFS_LZO",         "CONFIG_SQUASHFS_XZ",
+    "CONFIG_SQUASHFS_FILE_DIRECT",
+    "CONFIG_SQUASHFS_ZLIB",
+    "CONFIG_SQUASHFS_ZSTD",
+    "CONFIG_SQUASHFS_LZ4",
+    "CONFIG_SQUASHFS_LZO",
+    "CONFIG_SQUASHFS_XZ",
     "CONFIG_SQUASHFS_FRAGMENT_CACHE_SIZE=3"};
 
 std::string ReadAll(const fs::path& p) {
@@ -147,9 +150,9 @@ std::string Diagnose(const std::string& out) {
 
 const std::vector<std::string>& KernelCFlags() {
   static const std::vector<std::string> kFlags = {
-      "-std=gnu11",         "-fexceptions",          "-fno-strict-aliasing",
-      "-fno-common",        "-Wall",                 "-Wno-pointer-sign",
-      "-Wno-unused-function", "-Wno-format",         "-DKBUILD_MODNAME=\"squashfs\""};
+      "-std=gnu11",           "-fexceptions", "-fno-strict-aliasing",
+      "-fno-common",          "-Wall",        "-Wno-pointer-sign",
+      "-Wno-unused-function", "-Wno-format",  "-DKBUILD_MODNAME=\"squashfs\""};
   return kFlags;
 }
 
@@ -184,9 +187,9 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
     return Status::NotFound(
         "the header layer (model/linux/include) is not installed beside "
         "the binary; set SQUASHLAB_LINUX_INCLUDE");
-  tree.by_mount = ReadAll(d / "super.c").find(
-                      "CONFIG_SQUASHFS_CHOICE_DECOMP_BY_MOUNT") !=
-                  std::string::npos;
+  tree.by_mount =
+      ReadAll(d / "super.c").find("CONFIG_SQUASHFS_CHOICE_DECOMP_BY_MOUNT") !=
+      std::string::npos;
 
   // The cache key: the tree's sources, the header layer, the flags.
   uint64_t h = 1469598103934665603ULL;
@@ -197,7 +200,8 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
   for (const auto& e : fs::recursive_directory_iterator(include))
     if (e.is_regular_file()) inputs.push_back(e.path());
   std::sort(inputs.begin(), inputs.end());
-  for (const auto& p : inputs) h = Fnv(Fnv(h, p.filename().string()), ReadAll(p));
+  for (const auto& p : inputs)
+    h = Fnv(Fnv(h, p.filename().string()), ReadAll(p));
   for (const auto& f : KernelCFlags()) h = Fnv(h, f);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
@@ -252,7 +256,8 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
       if (!ok) return Status::InvalidArgument(Diagnose(out));
       Job link;
       link.argv = {"cc", "-shared", "-o", (so.string() + ".tmp")};
-      for (const auto& f : files) link.argv.push_back((objdir / (f + ".o")).string());
+      for (const auto& f : files)
+        link.argv.push_back((objdir / (f + ".o")).string());
       link.argv.push_back("-llz4");
       link.err_file = (objdir / "link.log").string();
       std::vector<Job> one{link};

@@ -9,7 +9,10 @@ namespace squashlab::linux_bridge {
 
 ::page* RunState::Shadow(squashlab::page* p) {
   if (p == nullptr) return nullptr;
+  Task* t = kernel_->current_task();
   std::lock_guard<std::mutex> l(mu_);
+  auto site = sites_.find(t ? t->id : -1);
+  if (site != sites_.end()) page_sites_[p] = site->second;
   ::page*& c = pages_[p];
   if (c == nullptr) {
     c = kernel_->New<::page>();
@@ -46,9 +49,19 @@ Site RunState::CurrentSite() {
   return it == sites_.end() ? Site{} : it->second;
 }
 
+std::string RunState::PageOwner(const squashlab::page* p) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = page_sites_.find(p);
+  if (it == page_sites_.end()) return "";
+  return "last handed to kernel code at " + Format(it->second);
+}
+
 std::string RunState::SiteString() {
   if (kernel_->current_task() == nullptr) return "";  // quiescence checks
-  Site s = CurrentSite();
+  return Format(CurrentSite());
+}
+
+std::string RunState::Format(const Site& s) {
   if (s.file == nullptr) return "";
   std::string f = s.file;
   size_t slash = f.rfind('/');

@@ -40,8 +40,11 @@ class RunState {
 
   void SetSite(const char* file, int line, const char* func);
   Site CurrentSite();
+  static std::string Format(const Site& s);
   // "file.c:523 squashfs_readahead" for the current task, or "".
   std::string SiteString();
+  // Where kernel code under test was last handed page p, or "".
+  std::string PageOwner(const squashlab::page* p);
 
   std::map<std::pair<::super_block*, unsigned long>, ::inode*>& inode_hash() {
     return inode_hash_;
@@ -56,6 +59,7 @@ class RunState {
   Kernel* kernel_;
   mutable std::mutex mu_;
   std::unordered_map<squashlab::page*, ::page*> pages_;
+  std::unordered_map<const squashlab::page*, Site> page_sites_;
   std::unordered_map<squashlab::address_space*, ::address_space*> mappings_;
   std::unordered_map<int, Site> sites_;  // by task id (-1: no task)
   std::map<std::pair<::super_block*, unsigned long>, ::inode*> inode_hash_;

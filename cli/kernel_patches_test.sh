@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Each planted-bug patch against Linux 6.12's fs/squashfs is found by
+# `squashlab verify --source`, with a report naming a real squashfs function;
+# the unpatched tree is clean under the same command.
+set -euo pipefail
+bin="$TEST_SRCDIR/squashlab/cli/squashlab"
+image="$TEST_SRCDIR/squashlab/testdata/small_files.sqfs"
+pristine="$TEST_SRCDIR/linux_6_12/fs/squashfs"
+export SQUASHLAB_CACHE="$TEST_TMPDIR/cache"
+fails=0
+
+verify() {  # DIR: runs the job, prints its output, returns its status
+  "$bin" verify --source "$1" --image "$image" --decomp single \
+    --strategy pct --budget 2000 --first-only -v 2>&1
+}
+
+tree() {  # NAME: a writable copy of the pristine tree
+  local d="$TEST_TMPDIR/$1/fs/squashfs"
+  mkdir -p "$d"
+  cp "$pristine"/* "$d"/
+  chmod -R u+w "$d"
+  echo "$TEST_TMPDIR/$1"
+}
+
+d=$(tree pristine)
+if out=$(verify "$d"); then
+  echo "ok: the unpatched tree is clean"
+else
+  echo "FAIL: the unpatched tree is not clean:"; echo "$out"; fails=$((fails + 1))
+fi
+
+for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/*.patch; do
+  name=$(basename "$p" .patch)
+  d=$(tree "$name")
+  patch -s -p1 -d "$d/fs/squashfs" < "$p"
+  start=$(date +%s)
+  set +e
+  out=$(verify "$d")
+  rc=$?
+  set -e
+  secs=$(( $(date +%s) - start ))
+  if [ "$rc" -ne 1 ]; then
+    echo "FAIL: $name: exit $rc, want 1 (a violation)"; echo "$out"
+    fails=$((fails + 1)); continue
+  fi
+  class=$(echo "$out" | grep -m1 '^==== ' || true)
+  if ! echo "$out" | grep -qE 'squashfs_[a-z_]+|fs/squashfs/[a-z_]+\.c:[0-9]+|INFO: task'; then
+    echo "FAIL: $name: the report names no real function"; echo "$out"
+    fails=$((fails + 1)); continue
+  fi
+  echo "ok: $name found in ${secs}s: ${class#==== }"
+done
+[ "$fails" -eq 0 ] && echo "kernel patches: all found, unpatched clean"
+exit "$fails"
