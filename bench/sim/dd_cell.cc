@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/linux_mount.h"
 #include "harness/mount.h"
 #include "hw_emul/block_device.h"
 #include "model/kernel/kernel.h"
@@ -161,14 +162,22 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
   const SquashfsDecompressorOps* dc = FindDecompressor(spec.decomp);
   auto dev_opt = MakeDeviceOptions(spec.profile, "", 1024);
   const FileModel* oracle = Largest(*image);
-  if (rp == nullptr || dc == nullptr || !dev_opt.ok() || oracle == nullptr) {
+  // Real kernel code mounts itself (harness/linux_mount.h).
+  const LinuxModule* real = nullptr;
+  std::string real_options;
+  if (rp == nullptr && IsLinuxVariant(spec.variant)) {
+    auto mod = LinuxModuleFor(spec.variant, spec.decomp, &real_options);
+    if (mod.ok()) real = *mod;
+  }
+  if ((rp == nullptr && real == nullptr) || dc == nullptr || !dev_opt.ok() ||
+      oracle == nullptr) {
     res.failure = "error";
     res.report =
         "unknown variant, decompressor or profile, or an image without files";
     return res;
   }
   res.file_bytes = oracle->content.size();
-  ReadPathOps rp_wrapped = Wrapped(*rp);
+  ReadPathOps rp_wrapped = rp ? Wrapped(*rp) : ReadPathOps{};
   SquashfsDecompressorOps dc_wrapped = Wrapped(*dc);
   auto medium = ImageBytes::FromBuffer(image->bytes);
   DdTimes times;
@@ -180,12 +189,22 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
   sc.config.ncpus = spec.ncpus;
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 50000000;
+  sc.config.mm_rereads_not_uptodate = real != nullptr;
   sc.setup = [&](Kernel& k) {
-    SquashfsMount* m =
-        squashfs_mount(k, *image, &rp_wrapped, &dc_wrapped, medium, *dev_opt);
+    SquashfsMount* m = real ? squashfs_device_only(k, medium, *dev_opt)
+                            : squashfs_mount(k, *image, &rp_wrapped,
+                                             &dc_wrapped, medium, *dev_opt);
     BlockDevice* dev = m->device;
     g_run.dev = dev;
-    SpawnDd(k, m->Find(oracle->name), oracle, spec, &times, &res.c);
+    if (real) {
+      SpawnLinuxMount(k, m, *image, real, real_options,
+                      [&k, m, &oracle, &spec, &times, &res] {
+                        SpawnDd(k, m->Find(oracle->name), oracle, spec, &times,
+                                &res.c);
+                      });
+    } else {
+      SpawnDd(k, m->Find(oracle->name), oracle, spec, &times, &res.c);
+    }
     k.AtQuiescence([dev, &dev_counters] { dev_counters = dev->counters(); });
   };
   SimulateExecutor exec(cost);
