@@ -242,9 +242,11 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
                               spec.faults) != FaultPlans().end();
   if (!spec.faults.empty() && !named_plan && spec.device.empty())
     return Status::InvalidArgument("unknown fault plan " + spec.faults);
-  if (!spec.kernel.empty() && spec.kernel != "prod")
+  if (!spec.kernel.empty() && spec.kernel != "prod" && spec.kernel != "lint" &&
+      spec.kernel != "prod+lint")
     return Status::InvalidArgument(
-        "kernel: want prod (or nothing, a debug kernel): " + spec.kernel);
+        "kernel: want prod, lint or prod+lint (or nothing, a debug kernel): " +
+        spec.kernel);
   if (spec.name_has_separator())
     return Status::InvalidArgument(
         "scenario fields may not contain ':' or '/'");
@@ -264,7 +266,10 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   sc.config.ncpus = 2;
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 200000;
-  sc.config.debug = spec.kernel.empty();
+  sc.config.debug = spec.kernel.rfind("prod", 0) != 0;
+  // Lint findings (no kernel counterpart) become reports only when asked.
+  sc.config.lint = spec.kernel.size() >= 4 &&
+                   spec.kernel.compare(spec.kernel.size() - 4, 4, "lint") == 0;
   // The RAM disk's completion copies the medium into the bio's pages and
   // nothing else (a fault plan decides each bio by its id alone).
   sc.irq_starts_commute = spec.device.empty();

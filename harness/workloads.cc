@@ -25,7 +25,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
   long got = generic_file_read(f, buf.data(), len, &ppos);
   if (got < 0) {
     if (eio_allowed) return false;
-    k.Bug(ReportKind::kWrongData,
+    k.Bug(Check::kWrongData,
           "squashlab: read returned EIO with no fault injected",
           "read(" + oracle->name + ", offset " + std::to_string(pos) + ", " +
               std::to_string(len) + ") = " + std::to_string(got));
@@ -36,7 +36,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
                     : static_cast<size_t>(std::min<uint64_t>(len, size - pos));
   if (static_cast<size_t>(got) != want &&
       !(eio_allowed && static_cast<size_t>(got) < want))
-    k.Bug(ReportKind::kWrongData, "squashlab: read returned a wrong count",
+    k.Bug(Check::kWrongData, "squashlab: read returned a wrong count",
           "read(" + oracle->name + ", offset " + std::to_string(pos) + ", " +
               std::to_string(len) + ") = " + std::to_string(got) + ", want " +
               std::to_string(want));
@@ -51,7 +51,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
                     static_cast<unsigned char>(buf[i]),
                     static_cast<unsigned char>(oracle->content[pos + i]),
                     static_cast<unsigned long long>((pos + i) >> 12));
-      k.Bug(ReportKind::kWrongData, "squashlab: read returned wrong bytes",
+      k.Bug(Check::kWrongData, "squashlab: read returned wrong bytes",
             body);
     }
   }

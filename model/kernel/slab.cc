@@ -155,8 +155,9 @@ std::string ShortName(const char* pretty) {
   return s;
 }
 
-void* AllocIn(size_t size, bool zero, const char* caller) {
+void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller) {
   Kernel& k = Kernel::Current();
+  if (flags & __GFP_WAIT) k.MightSleep("kmalloc");
   k.Point("kmalloc", size);
   Task* t = k.current_task();
   std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
@@ -170,20 +171,20 @@ std::string Hex(uintptr_t v) {
   return buf;
 }
 
-// debugobjects: a work_struct inside [p, p+size) that is still queued, or
-// running in another task, must not be freed. REQUIRES: tree_lock held.
+// debugobjects: a work_struct inside [p, p+size) that is still queued
+// must not be freed. REQUIRES: tree_lock held.
 void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
-  Task* t = k.current_task();
   for (const auto& [work, st] : KernelInternal::Works(k)) {
     uintptr_t w = reinterpret_cast<uintptr_t>(work);
     if (w < p || w >= p + size) continue;
-    bool self = st.running == 1 && !st.queued && t && st.runner_id == t->id;
-    if ((st.queued || st.running > 0) && !self) {
+    // process_one_work deactivates the object when it claims the work
+    // (before the function runs): only a queued work is active.
+    if (st.queued) {
       k.Bug(
-          ReportKind::kWorkFreedActive,
+          Check::kOdebugFreeActiveWork,
           "ODEBUG: free active (active state 0) object type: work_struct",
           std::string("object ") + Hex(w) +
-              (st.queued ? " is queued" : " is running") +
+              " is queued" +
               "\nWARNING: at lib/debugobjects.c debug_print_object+0x85/0xa0");
     }
   }
@@ -191,14 +192,14 @@ void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
 
 }  // namespace
 
-void* kmalloc(size_t size, gfp_t, const char* caller) {
-  return AllocIn(size, false, caller);
+void* kmalloc(size_t size, gfp_t flags, const char* caller) {
+  return AllocIn(size, false, flags, caller);
 }
-void* kzalloc(size_t size, gfp_t, const char* caller) {
-  return AllocIn(size, true, caller);
+void* kzalloc(size_t size, gfp_t flags, const char* caller) {
+  return AllocIn(size, true, flags, caller);
 }
-void* kcalloc(size_t n, size_t size, gfp_t, const char* caller) {
-  return AllocIn(n * size, true, caller);
+void* kcalloc(size_t n, size_t size, gfp_t flags, const char* caller) {
+  return AllocIn(n * size, true, flags, caller);
 }
 
 void kfree(const void* p) {
@@ -230,13 +231,13 @@ void kfree(const void* p) {
     // SLUB without debugging links the object into its freelist twice; the
     // kernel dies later, in some kmalloc (the seed's "stack segment" oops
     // in __kmalloc_track_caller). The model stops at the cause.
-    k.Bug(ReportKind::kDoubleFree, "slab freelist corrupted: double kfree",
+    k.Bug(Check::kSlabDoubleFree, "slab freelist corrupted: double kfree",
           "double kfree of object at " + Hex(reinterpret_cast<uintptr_t>(p)) +
               "\nthe next allocations from its cache return it twice; the "
               "kernel oopses "
               "later in __kmalloc_track_caller");
   }
-  k.Bug(ReportKind::kDoubleFree,
+  k.Bug(Check::kKasanDoubleFree,
         "BUG: KASAN: double-free or invalid-free in kfree",
         std::string(r == Heap::FreeResult::kDoubleFree ? "double-free"
                                                        : "invalid-free") +
@@ -253,7 +254,7 @@ static void KasanCheck(const void* p, size_t size, const char* what,
   if (!k.config().debug) {
     if (!KernelInternal::Heap_(k).Unmapped(p)) return;
     l.unlock();
-    k.Bug(ReportKind::kGeneralProtection,
+    k.Bug(Check::kSlabOutOfBounds,
           "BUG: unable to handle kernel paging request in " + std::string(fn),
           "BUG: unable to handle kernel paging request at " +
               Hex(reinterpret_cast<uintptr_t>(p)) +
@@ -270,7 +271,7 @@ static void KasanCheck(const void* p, size_t size, const char* what,
                      std::to_string(obj->size) + "\nAllocated by " + obj->comm +
                      " in " + obj->site;
   l.unlock();
-  k.Bug(ReportKind::kUseAfterFree,
+  k.Bug(Check::kKasanUseAfterFree,
         "BUG: KASAN: use-after-free in " + std::string(fn), body);
 }
 
@@ -292,7 +293,7 @@ void CheckHeapAtQuiescence(Kernel& k) {
             std::to_string(obj.size) + "):\n  comm \"" + obj.comm +
             "\"\n  backtrace: kmalloc from " + obj.site + "\n";
   }
-  k.Record(ReportKind::kLeak, "kmemleak: suspected memory leak", body);
+  k.Lint(Check::kKmallocLeak, "kmemleak: suspected memory leak", body);
 }
 const QuiescenceCheckRegistration kHeapAtQuiescence(50, "kmalloc",
                                                     CheckHeapAtQuiescence);

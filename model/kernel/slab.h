@@ -25,6 +25,10 @@ inline constexpr uint64_t kPoisonFreePtr = 0x6b6b6b6b6b6b6b6bULL;
 inline constexpr uint64_t kPoisonInusePtr = 0x5a5a5a5a5a5a5a5aULL;
 
 using gfp_t = unsigned;
+// 3.13's bits: __GFP_WAIT is what lets an allocation sleep (might_sleep_if
+// in slab_pre_alloc_hook; __GFP_DIRECT_RECLAIM in 6.x).
+inline constexpr gfp_t __GFP_WAIT = 0x10;
+inline constexpr gfp_t GFP_NOIO = 0x10;
 inline constexpr gfp_t GFP_KERNEL = 0xd0;
 inline constexpr gfp_t GFP_NOFS = 0x50;
 inline constexpr gfp_t GFP_ATOMIC = 0x20;
