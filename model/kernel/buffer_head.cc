@@ -275,7 +275,10 @@ unsigned long shrink_buffer_heads() {
 // At quiescence (umount: invalidate_bh_lrus first) no buffer_head is
 // referenced or locked.
 void CheckBufferHeadsAtQuiescence(Kernel& k) {
-  invalidate_bh_lrus();
+  {
+    KernelScope scope(&k);  // the checks may run outside the run's scope
+    invalidate_bh_lrus();
+  }
   for (auto& b : KernelInternal::BufferHeads(k)) {
     if (b->freed) continue;
     if (b->b_count.load() != 0)
