@@ -141,6 +141,13 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_random_reader(k, ia, a, o, 3, 1);
     o.comm = "rand2";
     spawn_random_reader(k, ia, a, o, 3, 2);
+  } else if (w == "jbd2") {
+    o.comm = "rand1";
+    spawn_random_reader(k, ia, a, o, 3, 1);
+    o.comm = "rand2";
+    spawn_random_reader(k, ia, a, o, 3, 2);
+    spawn_journal(k, "jbd2/sda1-8", 0, 12, 3);
+    spawn_journal(k, "jbd2/sdb1-8", 1, 12, 3);
   } else if (w == "reclaim") {
     o.comm = "dd";
     o.bs = 8192;
@@ -197,6 +204,9 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"dd2", "two dds (bs=4K, bs=16K) over the same file"},
       {"ddx2", "dds over two different files (one with a fragment tail)"},
       {"rand", "two random readers, 3 reads of 4K each"},
+      {"jbd2",
+       "the two random readers, and a journal thread on each CPU looking up "
+       "buffers of its own device (the bh LRU's evictions)"},
       {"reclaim",
        "dd bs=8K, a second dd from the middle, reclaim evicting clean pages"},
       {"pair",
@@ -207,7 +217,7 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
 
 const std::vector<std::string>& DefaultWorkloads() {
   static const std::vector<std::string> kDefault = {"dd2", "ddx2", "rand",
-                                                    "reclaim"};
+                                                    "jbd2", "reclaim"};
   return kDefault;
 }
 

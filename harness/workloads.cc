@@ -7,7 +7,10 @@
 #include <vector>
 
 #include "model/base/rng.h"
+#include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
+#include "model/kernel/preempt.h"
+#include "model/kernel/ram_disk.h"
 #include "model/kernel/kernel.h"
 #include "model/mm/filemap_read.h"
 #include "model/variants/image_model.h"
@@ -97,6 +100,22 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
     for (int r = 0; r < reads && size > 0; r++) {
       uint64_t pos = rng.Below(size) & ~uint64_t{511};
       CheckedRead(f, oracle, pos, opt.bs, opt.eio_allowed, buf);
+    }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_journal(Kernel& k, const std::string& comm, int cpu, int rounds,
+                   int per_round) {
+  auto* disk = k.New<RamDisk>(std::vector<unsigned char>(64 << 10, 0),
+                              "sd" + comm.substr(comm.size() - 1));
+  TaskSpec s = Spec(comm, cpu);
+  s.body = [disk, rounds, per_round] {
+    sector_t next = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < per_round; i++)
+        brelse(__getblk(disk->bdev(), next++ % 64, 1024));
+      msleep(5);  // the commit interval
     }
   };
   k.Spawn(std::move(s));

@@ -142,8 +142,9 @@ const Contract kContracts[] = {
      "\"double-free or invalid-free\""},
     {C::kSlabDoubleFree, "slub.double_free", kKernel, K::kDoubleFree,
      "freelist corruption", "mm/slub.c", "set_freepointer", "3.13-6.12",
-     "the object is linked twice; the kernel oopses later in a kmalloc (the "
-     "2013 oops in __kmalloc_track_caller); SLAB_FREELIST_HARDENED's "
+     "a double kfree links the object twice, silently; the cache hands it "
+     "out, then follows the free pointer its owner overwrote: the oops in a "
+     "later kmalloc (2013: __kmalloc_track_caller); SLAB_FREELIST_HARDENED's "
      "BUG_ON(object == fp) catches the immediate case"},
     {C::kSlabOutOfBounds, "slub.unmapped", kKernel, K::kGeneralProtection,
      "oops", "arch/x86/mm/fault.c", "no_context", "3.13-6.12",

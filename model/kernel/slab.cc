@@ -72,7 +72,8 @@ void* Heap::Carve(size_t size) {
   return p;
 }
 
-void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
+void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm,
+                  bool* corrupt) {
   size_t real = size == 0 ? 1 : size;
   HeapObject obj;
   obj.size = real;
@@ -88,6 +89,11 @@ void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
     if (!list.empty()) {  // the most recently freed object, as SLUB's freelist
       p = reinterpret_cast<void*>(list.back());
       list.pop_back();
+      auto live = objects_.find(reinterpret_cast<uintptr_t>(p));
+      if (live != objects_.end() && !live->second.freed) {
+        if (corrupt != nullptr) *corrupt = true;  // linked twice, in use
+        return p;
+      }
       if (zero) std::memset(p, 0, real);
     } else {
       p = Carve(real);
@@ -101,7 +107,10 @@ void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
 Heap::FreeResult Heap::Free(void* p, size_t* size_out) {
   auto it = objects_.find(reinterpret_cast<uintptr_t>(p));
   if (it == objects_.end()) return FreeResult::kInvalid;
-  if (it->second.freed) return FreeResult::kDoubleFree;
+  if (it->second.freed) {
+    if (!debug_) free_[CacheKey(it->second)].push_back(it->first);
+    return FreeResult::kDoubleFree;
+  }
   it->second.freed = true;
   *size_out = it->second.size;
   if (debug_)
@@ -160,9 +169,28 @@ void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller) {
   if (flags & __GFP_WAIT) k.MightSleep("kmalloc");
   k.Point("kmalloc", size);
   Task* t = k.current_task();
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
-  return KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
-                                        t ? t->Comm() : "setup");
+  bool corrupt = false;
+  void* p = nullptr;
+  {
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    p = KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
+                                       t ? t->Comm() : "setup", &corrupt);
+  }
+  if (corrupt) {
+    // A production SLUB after a double kfree: the object came back once
+    // already and its owner wrote over the free pointer; this allocation
+    // follows it (the 2013 oops: "stack segment" in
+    // __kmalloc_track_caller).
+    k.Bug(Check::kSlabDoubleFree,
+          "slab freelist corrupted: double kfree (oops in "
+          "__kmalloc_track_caller)",
+          "stack segment: 0000 [#1] SMP\nRIP: [<ffffffff81106026>] "
+          "__kmalloc_track_caller+0x56/0x130\nthe object at " +
+              Hex16(reinterpret_cast<uintptr_t>(p)) +
+              " was freed twice: the cache handed it out once and now follows "
+              "the free pointer its owner overwrote");
+  }
+  return p;
 }
 
 std::string Hex(uintptr_t v) {
@@ -227,16 +255,10 @@ void kfree(const void* p) {
       KernelInternal::Heap_(k).Free(const_cast<void*>(p), &size);
   l.unlock();
   if (r == Heap::FreeResult::kOk) return;
-  if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) {
-    // SLUB without debugging links the object into its freelist twice; the
-    // kernel dies later, in some kmalloc (the seed's "stack segment" oops
-    // in __kmalloc_track_caller). The model stops at the cause.
-    k.Bug(Check::kSlabDoubleFree, "slab freelist corrupted: double kfree",
-          "double kfree of object at " + Hex(reinterpret_cast<uintptr_t>(p)) +
-              "\nthe next allocations from its cache return it twice; the "
-              "kernel oopses "
-              "later in __kmalloc_track_caller");
-  }
+  // SLUB without debugging links the object into its freelist twice and
+  // says nothing; the kernel dies later, in a kmalloc from that cache
+  // (AllocIn).
+  if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) return;
   k.Bug(Check::kKasanDoubleFree,
         "BUG: KASAN: double-free or invalid-free in kfree",
         std::string(r == Heap::FreeResult::kDoubleFree ? "double-free"
