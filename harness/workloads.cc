@@ -9,9 +9,9 @@
 #include "model/base/rng.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
+#include "model/kernel/kernel.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/ram_disk.h"
-#include "model/kernel/kernel.h"
 #include "model/mm/filemap_read.h"
 #include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
@@ -54,8 +54,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
                     static_cast<unsigned char>(buf[i]),
                     static_cast<unsigned char>(oracle->content[pos + i]),
                     static_cast<unsigned long long>((pos + i) >> 12));
-      k.Bug(Check::kWrongData, "squashlab: read returned wrong bytes",
-            body);
+      k.Bug(Check::kWrongData, "squashlab: read returned wrong bytes", body);
     }
   }
   return static_cast<size_t>(got) == want;

@@ -14,8 +14,7 @@ namespace {
 
 [[noreturn]] void BioBug(Check check, bio* b, const char* fn,
                          const char* what) {
-  Kernel::Current().Bug(check,
-                        std::string("kernel BUG in ") + fn + ": " + what,
+  Kernel::Current().Bug(check, std::string("kernel BUG in ") + fn + ": " + what,
                         std::string("kernel BUG at block/bio.c! ") + fn + ": " +
                             what + " (bio " + std::to_string(b->id) + ")");
 }
@@ -59,7 +58,9 @@ int bio_add_page(bio* b, page* p, unsigned len, unsigned offset) {
   CheckBio(b, "bio_add_page");
   CheckPage(p, "bio_add_page");
   if (b->bi_io_vec.size() >= b->bi_max_vecs) return 0;
-  if (b->in_flight) BioBug(Check::kBioAddPageSubmitted, b, "bio_add_page", "bio already submitted");
+  if (b->in_flight)
+    BioBug(Check::kBioAddPageSubmitted, b, "bio_add_page",
+           "bio already submitted");
   b->bi_io_vec.push_back(bio_vec{p, nullptr, len, offset});
   b->bi_size += len;
   return static_cast<int>(len);
@@ -92,7 +93,8 @@ int submit_bio_wait(int rw, bio* b) {
 void bio_endio(bio* b, int error) {
   CheckBio(b, "bio_endio");
   if (!b->in_flight)
-    BioBug(Check::kBioEndioNotInFlight, b, "bio_endio", "completion of a bio not in flight");
+    BioBug(Check::kBioEndioNotInFlight, b, "bio_endio",
+           "completion of a bio not in flight");
   b->in_flight = false;
   if (error)
     b->bi_flags &= ~(1UL << BIO_UPTODATE);
@@ -124,7 +126,7 @@ void CheckBiosAtQuiescence(Kernel& k) {
   for (auto& b : KernelInternal::Bios(k)) {
     if (!b->freed)
       return k.Lint(Check::kBioLeak, "bio leak at quiescence",
-                      "bio " + std::to_string(b->id) + " never bio_put");
+                    "bio " + std::to_string(b->id) + " never bio_put");
   }
 }
 const QuiescenceCheckRegistration kBiosAtQuiescence(30, "bios",

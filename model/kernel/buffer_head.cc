@@ -42,8 +42,7 @@ buffer_head* Enter(buffer_head* bh, const char* fn) {
 
 [[noreturn]] void BufferBug(Check check, buffer_head* bh, const char* fn,
                             const char* what) {
-  Kernel::Current().Bug(check,
-                        std::string("kernel BUG in ") + fn + ": " + what,
+  Kernel::Current().Bug(check, std::string("kernel BUG in ") + fn + ": " + what,
                         std::string("kernel BUG at fs/buffer.c! ") + fn + ": " +
                             what + "\n" + dump_buffer(bh));
 }
@@ -164,10 +163,8 @@ void unlock_buffer(buffer_head* bh) {
   Kernel& k = Kernel::Current();
   Enter(bh, "unlock_buffer");
   if (!Test(bh, BH_Lock))
-    k.Lint(Check::kUnlockBufferUnlocked,
-           "unlock_buffer of an unlocked buffer",
-           std::string("unlock_buffer: buffer not locked\n") +
-               dump_buffer(bh));
+    k.Lint(Check::kUnlockBufferUnlocked, "unlock_buffer of an unlocked buffer",
+           std::string("unlock_buffer: buffer not locked\n") + dump_buffer(bh));
   bh->b_state.fetch_and(~Bit(BH_Lock), std::memory_order_release);
   k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr));
 }

@@ -87,8 +87,7 @@ const Contract kContracts[] = {
      K::kBufferBug, "", "", "", "",
      "no kernel check: a bio completed twice completes its buffer twice"},
     {C::kBhUseAfterFree, "buffer_head.use_after_free", kKernel,
-     K::kUseAfterFree, "KASAN", "mm/kasan/report.c", "kasan_report",
-     "4.0-6.12",
+     K::kUseAfterFree, "KASAN", "mm/kasan/report.c", "kasan_report", "4.0-6.12",
      "a buffer_head freed by try_to_free_buffers (bh_cachep) used again"},
     {C::kBhRefLeak, "quiescence.buffer_ref_leak", kLint, K::kLeak, "", "", "",
      "",
@@ -100,8 +99,8 @@ const Contract kContracts[] = {
     // --- bios ---
     {C::kBioAddPageSubmitted, "bio_add_page.submitted", kLint, K::kBufferBug,
      "", "", "", "", "no kernel check on a bio in flight"},
-    {C::kSubmitBioNoEndIo, "submit_bio.no_end_io", kLint, K::kBufferBug, "",
-     "", "", "", "the kernel calls a NULL bi_end_io at completion"},
+    {C::kSubmitBioNoEndIo, "submit_bio.no_end_io", kLint, K::kBufferBug, "", "",
+     "", "", "the kernel calls a NULL bi_end_io at completion"},
     {C::kSubmitBioNoBdev, "submit_bio.no_bdev", kLint, K::kBufferBug, "", "",
      "", "", "the kernel dereferences bio->bi_bdev: a NULL dereference"},
     {C::kSubmitBioTwice, "submit_bio.twice", kLint, K::kBufferBug, "", "", "",
@@ -123,9 +122,9 @@ const Contract kContracts[] = {
      "3.13-6.12",
      "\"unable to handle kernel NULL pointer dereference at\" (6.x: "
      "\"kernel NULL pointer dereference, address:\")"},
-    {C::kPagingRequest, "fault.paging_request", kKernel,
-     K::kGeneralProtection, "oops", "arch/x86/mm/fault.c", "no_context",
-     "3.13-6.12", "\"unable to handle kernel paging request at\""},
+    {C::kPagingRequest, "fault.paging_request", kKernel, K::kGeneralProtection,
+     "oops", "arch/x86/mm/fault.c", "no_context", "3.13-6.12",
+     "\"unable to handle kernel paging request at\""},
     {C::kPoisonFreePointer, "fault.poison_free_pointer", kKernel,
      K::kGeneralProtection, "general protection fault",
      "arch/x86/kernel/traps.c", "do_general_protection", "3.13-6.12",
@@ -137,8 +136,8 @@ const Contract kContracts[] = {
     {C::kKasanUseAfterFree, "kasan.use_after_free", kKernel, K::kUseAfterFree,
      "KASAN", "mm/kasan/report.c", "kasan_report", "4.0-6.12",
      "a load or store of a freed kmalloc object"},
-    {C::kKasanDoubleFree, "kasan.double_free", kKernel, K::kDoubleFree,
-     "KASAN", "mm/kasan/report.c", "kasan_report_invalid_free", "4.0-6.12",
+    {C::kKasanDoubleFree, "kasan.double_free", kKernel, K::kDoubleFree, "KASAN",
+     "mm/kasan/report.c", "kasan_report_invalid_free", "4.0-6.12",
      "\"double-free or invalid-free\""},
     {C::kSlabDoubleFree, "slub.double_free", kKernel, K::kDoubleFree,
      "freelist corruption", "mm/slub.c", "set_freepointer", "3.13-6.12",
@@ -179,8 +178,8 @@ const Contract kContracts[] = {
     {C::kPreemptCountUnderflow, "preempt.underflow", kKernel, K::kBadContext,
      "DEBUG_LOCKS_WARN_ON", "kernel/sched/core.c", "preempt_count_sub",
      "3.13-6.12", "CONFIG_DEBUG_PREEMPT"},
-    {C::kMutexUnlockNotOwner, "mutex.unlock_not_owner", kKernel,
-     K::kBadContext, "DEBUG_LOCKS_WARN_ON", "kernel/locking/mutex-debug.c",
+    {C::kMutexUnlockNotOwner, "mutex.unlock_not_owner", kKernel, K::kBadContext,
+     "DEBUG_LOCKS_WARN_ON", "kernel/locking/mutex-debug.c",
      "debug_mutex_unlock", "3.13-6.12",
      "CONFIG_DEBUG_MUTEXES (kernel/mutex-debug.c before 3.15)"},
     {C::kSpinlockWrongOwner, "spinlock.wrong_owner", kKernel, K::kBadContext,
@@ -199,12 +198,11 @@ const Contract kContracts[] = {
      "include/asm-generic/bug.h", "BUG_ON", "3.13-6.12",
      "a BUG_ON in the code under test (\"kernel BUG at file:line!\")"},
     // --- oracles ---
-    {C::kWrongData, "oracle.wrong_data", kOracle, K::kWrongData, "", "", "",
-     "",
+    {C::kWrongData, "oracle.wrong_data", kOracle, K::kWrongData, "", "", "", "",
      "the data oracle: a read returned bytes or a count other than the "
      "file's (or EIO with no fault injected)"},
-    {C::kStepLimit, "oracle.step_limit", kOracle, K::kStepLimit, "", "", "",
-     "", "the run budget: a run that never finishes (a livelock)"},
+    {C::kStepLimit, "oracle.step_limit", kOracle, K::kStepLimit, "", "", "", "",
+     "the run budget: a run that never finishes (a livelock)"},
 };
 static_assert(sizeof kContracts / sizeof kContracts[0] ==
               static_cast<size_t>(Check::kCount));
@@ -259,9 +257,8 @@ std::string ContractsMarkdownTable() {
       "notes |\n| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const Contract& c : kContracts) {
     if (c.check == Check::kUnattributed) continue;
-    std::string where = c.file[0] ? std::string("`") + c.file + "` `" +
-                                        c.function + "()`"
-                                  : "";
+    std::string where =
+        c.file[0] ? std::string("`") + c.file + "` `" + c.function + "()`" : "";
     s += "| `" + std::string(c.name) + "` | " + CheckClassName(c.cls) + " | " +
          ReportKindName(c.kind) + " | " + where + " | " + Cell(c.macro) +
          " | " + c.versions + " | " + Cell(c.note) + " |\n";

@@ -126,8 +126,7 @@ void Kernel::Record(ReportKind kind, std::string title, std::string body) {
 }
 
 void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
-  Add(Make(kind, Check::kUnattributed, std::move(title), std::move(body),
-           true),
+  Add(Make(kind, Check::kUnattributed, std::move(title), std::move(body), true),
       false);
 }
 

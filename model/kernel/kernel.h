@@ -220,8 +220,8 @@ class Kernel : public RunHooks {
 
   std::string TaskName();
   long Step();
-  Report Make(ReportKind kind, Check check, std::string title,
-              std::string body, bool warning);
+  Report Make(ReportKind kind, Check check, std::string title, std::string body,
+              bool warning);
   void Add(Report r, bool fatal);
 
   KernelConfig config_;

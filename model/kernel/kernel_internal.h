@@ -49,7 +49,8 @@ struct KernelInternal {
     return k.held_locks_;
   }
   static LockdepGraph& Lockdep(Kernel& k) {
-    if (!k.config_.lockdep) k.config_.lockdep = std::make_shared<LockdepGraph>();
+    if (!k.config_.lockdep)
+      k.config_.lockdep = std::make_shared<LockdepGraph>();
     return *k.config_.lockdep;
   }
   static bool LockdepOn(Kernel& k) { return k.lockdep_on_; }

@@ -50,7 +50,8 @@ size_t LockdepGraph::Edges() const {
 namespace {
 
 std::string CircularReport(const Task* t, const std::string& next,
-                   const std::vector<std::string>& cycle, const char* fn) {
+                           const std::vector<std::string>& cycle,
+                           const char* fn) {
   std::string who = t ? t->Comm() : std::string("swapper");
   std::string s =
       "======================================================\n"

@@ -136,7 +136,8 @@ page* page_cache_alloc_readahead(address_space*) {
 void get_page(page* p) {
   Enter(p, "get_page");
   if (p->_count.fetch_add(1) <= 0)
-    VmBugOnPage(Check::kGetPageZero, p, "get_page", "atomic_read(&page->_count) <= 0");
+    VmBugOnPage(Check::kGetPageZero, p, "get_page",
+                "atomic_read(&page->_count) <= 0");
 }
 
 void put_page(page* p) {
@@ -214,7 +215,9 @@ int PageUptodate(page* p) {
 // here (3.13's SetPageUptodate, 6.x's folio_mark_uptodate). A design that
 // sets it after unlock_page shows by its consequence: a reader that took
 // the lock in between saw !PageUptodate and returned EIO.
-void SetPageUptodate(page* p) { SetBit(Enter(p, "SetPageUptodate"), PG_uptodate); }
+void SetPageUptodate(page* p) {
+  SetBit(Enter(p, "SetPageUptodate"), PG_uptodate);
+}
 void ClearPageUptodate(page* p) {
   ClearBit(Enter(p, "ClearPageUptodate"), PG_uptodate);
 }
@@ -262,10 +265,10 @@ void CheckPagesAtQuiescence(Kernel& k) {
     unsigned long f = p->flags.load();
     int expected = p->mapping ? 1 : 0;
     if (f & (1UL << PG_locked)) {
-      return k.Lint(
-          Check::kPageLockedAtQuiescence, "page left locked at quiescence",
-          dump_page(p.get()) +
-              "\nno task will ever unlock it: readers sleep forever");
+      return k.Lint(Check::kPageLockedAtQuiescence,
+                    "page left locked at quiescence",
+                    dump_page(p.get()) +
+                        "\nno task will ever unlock it: readers sleep forever");
     }
     if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error))) {
       return k.Lint(Check::kPageNotUptodateAtQuiescence,
@@ -274,9 +277,9 @@ void CheckPagesAtQuiescence(Kernel& k) {
     }
     if (p->_count.load() != expected) {
       return k.Lint(Check::kPageRefLeak, "page reference leak at quiescence",
-                      dump_page(p.get()) + "\nexpected count " +
-                          std::to_string(expected) +
-                          (expected ? " (the page cache's reference)" : ""));
+                    dump_page(p.get()) + "\nexpected count " +
+                        std::to_string(expected) +
+                        (expected ? " (the page cache's reference)" : ""));
     }
   }
 }

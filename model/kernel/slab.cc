@@ -211,8 +211,7 @@ void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
       k.Bug(
           Check::kOdebugFreeActiveWork,
           "ODEBUG: free active (active state 0) object type: work_struct",
-          std::string("object ") + Hex(w) +
-              " is queued" +
+          std::string("object ") + Hex(w) + " is queued" +
               "\nWARNING: at lib/debugobjects.c debug_print_object+0x85/0xa0");
     }
   }

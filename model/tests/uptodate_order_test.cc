@@ -27,12 +27,12 @@ std::atomic<long> g_result{0};
 // The completion (on the other CPU) fills the page, unlocks it, and only
 // then marks it uptodate: the design under test.
 int LateUptodateReadpage(file*, page* p) {
-  Kernel::Current().Spawn(TaskSpec{
-      "irq/late", TaskContext::kInterrupt, 1, 0, 0, [p] {
-        std::memset(page_address(p), 'x', PAGE_SIZE);
-        unlock_page(p);
-        SetPageUptodate(p);
-      }});
+  Kernel::Current().Spawn(
+      TaskSpec{"irq/late", TaskContext::kInterrupt, 1, 0, 0, [p] {
+                 std::memset(page_address(p), 'x', PAGE_SIZE);
+                 unlock_page(p);
+                 SetPageUptodate(p);
+               }});
   return 0;
 }
 
@@ -49,14 +49,13 @@ Scenario LateUptodate() {
                     ino->i_mapping = new_address_space("late");
                     ino->i_mapping->host = ino;
                     ino->i_mapping->a_ops = &kLateOps;
-                    k.Spawn(TaskSpec{"dd", TaskContext::kProcess, 0, 0, 0,
-                                     [ino] {
-                                       file* f = open_file(ino, 0);
-                                       static thread_local char buf[PAGE_SIZE];
-                                       int64_t pos = 0;
-                                       g_result = generic_file_read(
-                                           f, buf, PAGE_SIZE, &pos);
-                                     }});
+                    k.Spawn(TaskSpec{
+                        "dd", TaskContext::kProcess, 0, 0, 0, [ino] {
+                          file* f = open_file(ino, 0);
+                          static thread_local char buf[PAGE_SIZE];
+                          int64_t pos = 0;
+                          g_result = generic_file_read(f, buf, PAGE_SIZE, &pos);
+                        }});
                   }};
 }
 

@@ -119,7 +119,8 @@ inline Scenario AtomicityDepth3(bool correct, int pad = 2) {
 inline Scenario Deadlock(bool correct, int pad = 2) {
   KernelConfig prod;
   prod.debug = false;
-  return Scenario{correct ? "deadlock_fixed" : "deadlock", prod, [=](Kernel& k) {
+  return Scenario{correct ? "deadlock_fixed" : "deadlock", prod,
+                  [=](Kernel& k) {
                     struct State {
                       mutex m1, m2;
                     };

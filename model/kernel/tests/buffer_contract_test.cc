@@ -172,11 +172,13 @@ TEST(BioContract, LegalReadIntoPagesIsSilent) {
 }
 
 TEST(BioContract, CompletionOfBioNotInFlight) {
-  Report r = RunTask([] {
-    bio* b = bio_alloc(GFP_NOFS, 1);
-    b->bi_end_io = CountingEndIo;
-    bio_endio(b, 0);  // a driver completing what was never submitted
-  }, testing::LintConfig());
+  Report r = RunTask(
+      [] {
+        bio* b = bio_alloc(GFP_NOFS, 1);
+        b->bi_end_io = CountingEndIo;
+        bio_endio(b, 0);  // a driver completing what was never submitted
+      },
+      testing::LintConfig());
   EXPECT_REPORT(r, ReportKind::kBufferBug);
   EXPECT_TRUE(r.lint);
   EXPECT_NE(r.title.find("not in flight"), std::string::npos);

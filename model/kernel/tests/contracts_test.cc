@@ -4,6 +4,8 @@
 // findings stay apart from kernel reports; the kernel's own semantics for
 // SetPageUptodate, a claimed work item, put_bh / __brelse and the per-CPU
 // buffer_head LRU.
+#include "model/kernel/contracts.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -13,7 +15,6 @@
 #include "model/kernel/bh_lru.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/completion.h"
-#include "model/kernel/contracts.h"
 #include "model/kernel/page.h"
 #include "model/kernel/ram_disk.h"
 #include "model/kernel/testing/contract.h"

@@ -143,24 +143,28 @@ TEST(PageContract, SleepingInLockPageWithPreemptionDisabled) {
 }
 
 TEST(PageContract, PageLeftLockedAtQuiescence) {
-  Report r = RunTask([] {
-    address_space* m = new_address_space("file");
-    page* p = grab_cache_page_nowait(m, 0);
-    SetPageUptodate(p);
-    page_cache_release(p);  // forgot unlock_page
-  }, testing::LintConfig());
+  Report r = RunTask(
+      [] {
+        address_space* m = new_address_space("file");
+        page* p = grab_cache_page_nowait(m, 0);
+        SetPageUptodate(p);
+        page_cache_release(p);  // forgot unlock_page
+      },
+      testing::LintConfig());
   EXPECT_REPORT(r, ReportKind::kQuiescence);
   EXPECT_TRUE(r.lint);
   EXPECT_NE(r.title.find("locked"), std::string::npos) << r.title;
 }
 
 TEST(PageContract, PageNeitherUptodateNorErrorAtQuiescence) {
-  Report r = RunTask([] {
-    address_space* m = new_address_space("file");
-    page* p = grab_cache_page_nowait(m, 0);
-    unlock_page(p);
-    page_cache_release(p);
-  }, testing::LintConfig());
+  Report r = RunTask(
+      [] {
+        address_space* m = new_address_space("file");
+        page* p = grab_cache_page_nowait(m, 0);
+        unlock_page(p);
+        page_cache_release(p);
+      },
+      testing::LintConfig());
   EXPECT_REPORT(r, ReportKind::kQuiescence);
   EXPECT_TRUE(r.lint);
   EXPECT_NE(r.title.find("neither uptodate nor error"), std::string::npos);
@@ -177,12 +181,14 @@ TEST(PageContract, ErrorPageAtQuiescenceIsLegal) {
 }
 
 TEST(PageContract, PageReferenceLeakAtQuiescence) {
-  Report r = RunTask([] {
-    address_space* m = new_address_space("file");
-    page* p = grab_cache_page_nowait(m, 0);
-    SetPageUptodate(p);
-    unlock_page(p);
-  }, testing::LintConfig());
+  Report r = RunTask(
+      [] {
+        address_space* m = new_address_space("file");
+        page* p = grab_cache_page_nowait(m, 0);
+        SetPageUptodate(p);
+        unlock_page(p);
+      },
+      testing::LintConfig());
   EXPECT_REPORT(r, ReportKind::kLeak);
   EXPECT_TRUE(r.lint);
 }

@@ -3,11 +3,12 @@
 // between two mutexes is reported from the schedule that takes the second
 // order, without the deadlock happening, within one run or across the
 // runs of one campaign; one order is silent.
+#include "model/kernel/lockdep.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "model/kernel/lockdep.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/testing/contract.h"
 
