@@ -214,6 +214,9 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
       "--no-por", [opt] { opt->por = opt->iterative = false; },
       "exhaustive: the full search (no partial-order reduction, one pass at "
       "the bound)");
+  c->add_flag("--lint", opt->lint,
+              "also report lint findings (checks with no kernel "
+              "counterpart, titled 'lint: ...'); they count in the verdict");
   c->add_flag_callback(
       "--no-minimise", [opt] { opt->minimise = false; },
       "report failures as found, not minimised");

@@ -165,6 +165,13 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_random_reader(k, ia, a, o, 3, 1);
     o.comm = "rand2";
     spawn_random_reader(k, ia, a, o, 3, 2);
+  } else if (w == "jbd2") {
+    o.comm = "rand1";
+    spawn_random_reader(k, ia, a, o, 3, 1);
+    o.comm = "rand2";
+    spawn_random_reader(k, ia, a, o, 3, 2);
+    spawn_journal(k, "jbd2/sda1-8", 0, 12, 3);
+    spawn_journal(k, "jbd2/sdb1-8", 1, 12, 3);
   } else if (w == "reclaim") {
     o.comm = "dd";
     o.bs = 8192;
@@ -224,6 +231,9 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"frag2",
        "two readers of two small files whose tails share a fragment "
        "block"},
+      {"jbd2",
+       "the two random readers, and a journal thread on each CPU looking up "
+       "buffers of its own device (the bh LRU's evictions)"},
       {"reclaim",
        "dd bs=8K, a second dd from the middle, reclaim evicting clean pages"},
       {"pair",
@@ -233,8 +243,8 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
 }
 
 const std::vector<std::string>& DefaultWorkloads() {
-  static const std::vector<std::string> kDefault = {"dd2", "ddx2", "rand",
-                                                    "reclaim", "frag2"};
+  static const std::vector<std::string> kDefault = {"dd2",  "ddx2",    "rand",
+                                                    "jbd2", "reclaim", "frag2"};
   return kDefault;
 }
 
@@ -277,9 +287,11 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
                               spec.faults) != FaultPlans().end();
   if (!spec.faults.empty() && !named_plan && spec.device.empty())
     return Status::InvalidArgument("unknown fault plan " + spec.faults);
-  if (!spec.kernel.empty() && spec.kernel != "prod")
+  if (!spec.kernel.empty() && spec.kernel != "prod" && spec.kernel != "lint" &&
+      spec.kernel != "prod+lint")
     return Status::InvalidArgument(
-        "kernel: want prod (or nothing, a debug kernel): " + spec.kernel);
+        "kernel: want prod, lint or prod+lint (or nothing, a debug kernel): " +
+        spec.kernel);
   if (spec.name_has_separator())
     return Status::InvalidArgument(
         "scenario fields may not contain ':' or '/'");
@@ -299,7 +311,10 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   sc.config.ncpus = 2;
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 200000;
-  sc.config.debug = spec.kernel.empty();
+  sc.config.debug = spec.kernel.rfind("prod", 0) != 0;
+  // Lint findings (no kernel counterpart) become reports only when asked.
+  sc.config.lint = spec.kernel.size() >= 4 &&
+                   spec.kernel.compare(spec.kernel.size() - 4, 4, "lint") == 0;
   sc.config.mm_rereads_not_uptodate = real;
   // The RAM disk's completion copies the medium into the bio's pages and
   // nothing else (a fault plan decides each bio by its id alone).

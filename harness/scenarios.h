@@ -33,6 +33,8 @@ struct ScenarioSpec {
   // "": a debug kernel (KASAN, poisoning, DEBUG_VM); "prod": a production
   // one (KernelConfig::debug off), where freed objects are reused and the
   // consequences of a use-after-free play out as on the seed's kernel.
+  // "lint" / "prod+lint": the same with lint findings reported
+  // (KernelConfig::lint).
   std::string kernel;
 
   // "variant/decomp/workload[/faults[/device[/kernel]]]"

@@ -32,8 +32,8 @@ std::string RunStress(const std::string& args, int* status) {
 }
 
 TEST(ThreadsStress, CorrectVariantsRunClean) {
-  for (const char* v : {"sync-3.13", "async-fixed", "readpages-cache",
-                        "readahead-mainline", "linux-6.12", "linux-6.1"}) {
+  for (const char* v :
+       {"sync-3.13", "async-fixed", "readpages-cache", "readahead-mainline"}) {
     // The RAM disk, and hw_emul devices whose host and interrupt tasks are
     // threads of their own (request queue, merging, completions).
     for (const char* w :

@@ -294,8 +294,9 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
       std::vector<Scenario> scs;
       for (const auto& kernel : kernels) {
         for (const auto& w : workloads) {
-          ScenarioSpec spec{
-              v, d, w, opt.faults, opt.device, kernel == "prod" ? "prod" : ""};
+          std::string kf = kernel == "prod" ? "prod" : "";
+          if (opt.lint) kf += kf.empty() ? "lint" : "+lint";
+          ScenarioSpec spec{v, d, w, opt.faults, opt.device, kf};
           auto sc = MakeScenario(spec, image.value());
           if (!sc.ok()) return sc.status();
           scs.push_back(std::move(sc).value());

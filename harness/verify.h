@@ -45,6 +45,9 @@ struct VerifyOptions {
   // NULL pointer dereference in zlib_uncompress"); every report of a run
   // counts, warnings included, not only its first.
   bool all_classes = false;
+  // Lint findings (checks with no kernel counterpart, titled "lint: ...")
+  // count as classes too; off, they are never reported.
+  bool lint = false;
 };
 
 // The first failure of one report class (kind and title) in a cell;

@@ -7,8 +7,11 @@
 #include <vector>
 
 #include "model/base/rng.h"
+#include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/preempt.h"
+#include "model/kernel/ram_disk.h"
 #include "model/mm/filemap_read.h"
 #include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
@@ -25,7 +28,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
   long got = generic_file_read(f, buf.data(), len, &ppos);
   if (got < 0) {
     if (eio_allowed) return false;
-    k.Bug(ReportKind::kWrongData,
+    k.Bug(Check::kWrongData,
           "squashlab: read returned EIO with no fault injected",
           "read(" + oracle->name + ", offset " + std::to_string(pos) + ", " +
               std::to_string(len) + ") = " + std::to_string(got));
@@ -36,7 +39,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
                     : static_cast<size_t>(std::min<uint64_t>(len, size - pos));
   if (static_cast<size_t>(got) != want &&
       !(eio_allowed && static_cast<size_t>(got) < want))
-    k.Bug(ReportKind::kWrongData, "squashlab: read returned a wrong count",
+    k.Bug(Check::kWrongData, "squashlab: read returned a wrong count",
           "read(" + oracle->name + ", offset " + std::to_string(pos) + ", " +
               std::to_string(len) + ") = " + std::to_string(got) + ", want " +
               std::to_string(want));
@@ -51,8 +54,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
                     static_cast<unsigned char>(buf[i]),
                     static_cast<unsigned char>(oracle->content[pos + i]),
                     static_cast<unsigned long long>((pos + i) >> 12));
-      k.Bug(ReportKind::kWrongData, "squashlab: read returned wrong bytes",
-            body);
+      k.Bug(Check::kWrongData, "squashlab: read returned wrong bytes", body);
     }
   }
   return static_cast<size_t>(got) == want;
@@ -97,6 +99,22 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
     for (int r = 0; r < reads && size > 0; r++) {
       uint64_t pos = rng.Below(size) & ~uint64_t{511};
       CheckedRead(f, oracle, pos, opt.bs, opt.eio_allowed, buf);
+    }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_journal(Kernel& k, const std::string& comm, int cpu, int rounds,
+                   int per_round) {
+  auto* disk = k.New<RamDisk>(std::vector<unsigned char>(64 << 10, 0),
+                              "sd" + comm.substr(comm.size() - 1));
+  TaskSpec s = Spec(comm, cpu);
+  s.body = [disk, rounds, per_round] {
+    sector_t next = 0;
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < per_round; i++)
+        brelse(__getblk(disk->bdev(), next++ % 64, 1024));
+      msleep(5);  // the commit interval
     }
   };
   k.Spawn(std::move(s));

@@ -36,6 +36,13 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
                          const ReaderOptions& opt, int reads, uint64_t salt);
 // `rounds` passes of invalidate_mapping_pages over ino's page cache.
 void spawn_reclaim(Kernel& k, inode* ino, int rounds);
+// A journal thread of another file system on `cpu` (jbd2 committing on
+// the ext4 root of the 2013 thread's machines): `rounds` commits, each
+// looking up and releasing `per_round` new buffers of its own device, then
+// sleeping; every few commits push each buffer of that CPU's bh LRU off
+// the end (__brelse).
+void spawn_journal(Kernel& k, const std::string& comm, int cpu, int rounds,
+                   int per_round);
 
 }  // namespace squashlab
 

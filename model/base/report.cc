@@ -44,6 +44,10 @@ const char* ReportKindName(ReportKind kind) {
       return "wrong-data";
     case ReportKind::kStepLimit:
       return "step-limit";
+    case ReportKind::kSleepInvalidContext:
+      return "sleep-invalid-context";
+    case ReportKind::kLockdep:
+      return "lockdep";
   }
   return "unknown";
 }
@@ -56,6 +60,7 @@ std::string Report::ToString() const {
   if (!task.empty())
     s += "Comm: " + task +
          (step >= 0 ? " at step " + std::to_string(step) : "") + "\n";
+  if (!source.empty()) s += "checked as: " + source + "\n";
   return s;
 }
 

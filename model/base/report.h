@@ -31,6 +31,9 @@ enum class ReportKind {
   kAssertion,        // BUG_ON in model or scenario code: "kernel BUG at ..."
   kWrongData,        // the data oracle: a reader got wrong bytes
   kStepLimit,        // a run exceeded its step budget (livelock)
+  kSleepInvalidContext,  // "BUG: sleeping function called from invalid
+                         // context" (might_sleep)
+  kLockdep,  // "WARNING: possible circular locking dependency detected"
 };
 
 const char* ReportKindName(ReportKind kind);
@@ -45,6 +48,14 @@ struct Report {
   // a DEBUG_VM check on a production kernel); the run continues. Fatal
   // reports (oops, KASAN, hang, quiescence) end it.
   bool warning = false;
+  // The contract that fired (model/kernel/contracts.h): its id and the
+  // kernel source it models ("mm/filemap.c unlock_page(): VM_BUG_ON_PAGE
+  // [3.13-6.12]"). Empty for reports made outside the registry.
+  std::string contract;
+  std::string source;
+  // A lint finding: no kernel counterpart (reported apart, never a kernel
+  // violation; in reports only when a run asks for lint).
+  bool lint = false;
 
   bool empty() const { return kind == ReportKind::kNone; }
   // The same finding, for minimisation and replay checks.

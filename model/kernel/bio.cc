@@ -12,9 +12,9 @@
 namespace squashlab {
 namespace {
 
-[[noreturn]] void BioBug(bio* b, const char* fn, const char* what) {
-  Kernel::Current().Bug(ReportKind::kBufferBug,
-                        std::string("kernel BUG in ") + fn + ": " + what,
+[[noreturn]] void BioBug(Check check, bio* b, const char* fn,
+                         const char* what) {
+  Kernel::Current().Bug(check, std::string("kernel BUG in ") + fn + ": " + what,
                         std::string("kernel BUG at block/bio.c! ") + fn + ": " +
                             what + " (bio " + std::to_string(b->id) + ")");
 }
@@ -24,7 +24,7 @@ void CheckBio(bio* b, const char* fn) {
   k.CheckPtr(b, fn);
   k.Point(fn, b->id);
   if (b->freed) {
-    k.Bug(ReportKind::kUseAfterFree,
+    k.Bug(Check::kBioUseAfterFree,
           std::string("BUG: KASAN: use-after-free in ") + fn,
           std::string("BUG: KASAN: use-after-free in ") + fn + ": bio " +
               std::to_string(b->id) + " was freed by bio_put");
@@ -44,8 +44,9 @@ void submit_bio_wait_endio(bio* b, int error) {
 
 }  // namespace
 
-bio* bio_alloc(gfp_t, unsigned nr_vecs) {
+bio* bio_alloc(gfp_t gfp, unsigned nr_vecs) {
   Kernel& k = Kernel::Current();
+  if (gfp & __GFP_WAIT) k.MightSleep("bio_alloc");
   k.Point("bio_alloc", nr_vecs);
   bio* b = KernelInternal::AllocBio(k);
   b->bi_max_vecs = nr_vecs;
@@ -57,7 +58,9 @@ int bio_add_page(bio* b, page* p, unsigned len, unsigned offset) {
   CheckBio(b, "bio_add_page");
   CheckPage(p, "bio_add_page");
   if (b->bi_io_vec.size() >= b->bi_max_vecs) return 0;
-  if (b->in_flight) BioBug(b, "bio_add_page", "bio already submitted");
+  if (b->in_flight)
+    BioBug(Check::kBioAddPageSubmitted, b, "bio_add_page",
+           "bio already submitted");
   b->bi_io_vec.push_back(bio_vec{p, nullptr, len, offset});
   b->bi_size += len;
   return static_cast<int>(len);
@@ -65,10 +68,12 @@ int bio_add_page(bio* b, page* p, unsigned len, unsigned offset) {
 
 void submit_bio(int rw, bio* b) {
   CheckBio(b, "submit_bio");
-  if (b->bi_end_io == nullptr) BioBug(b, "submit_bio", "bi_end_io not set");
+  if (b->bi_end_io == nullptr)
+    BioBug(Check::kSubmitBioNoEndIo, b, "submit_bio", "bi_end_io not set");
   if (b->bi_bdev == nullptr || b->bi_bdev->driver == nullptr)
-    BioBug(b, "submit_bio", "no block device");
-  if (b->in_flight) BioBug(b, "submit_bio", "bio submitted twice");
+    BioBug(Check::kSubmitBioNoBdev, b, "submit_bio", "no block device");
+  if (b->in_flight)
+    BioBug(Check::kSubmitBioTwice, b, "submit_bio", "bio submitted twice");
   b->bi_rw = rw;
   b->in_flight = true;
   b->bi_bdev->driver->submit(b);
@@ -88,7 +93,8 @@ int submit_bio_wait(int rw, bio* b) {
 void bio_endio(bio* b, int error) {
   CheckBio(b, "bio_endio");
   if (!b->in_flight)
-    BioBug(b, "bio_endio", "completion of a bio not in flight");
+    BioBug(Check::kBioEndioNotInFlight, b, "bio_endio",
+           "completion of a bio not in flight");
   b->in_flight = false;
   if (error)
     b->bi_flags &= ~(1UL << BIO_UPTODATE);
@@ -105,7 +111,9 @@ void bio_get(bio* b) {
 void bio_put(bio* b) {
   CheckBio(b, "bio_put");
   int old = b->bi_cnt.fetch_sub(1);
-  if (old <= 0) BioBug(b, "bio_put", "BIO_BUG_ON(!atomic_read(&bio->bi_cnt))");
+  if (old <= 0)
+    BioBug(Check::kBioPutZero, b, "bio_put",
+           "BIO_BUG_ON(!atomic_read(&bio->bi_cnt))");
   if (old == 1) KernelInternal::FreeBio(Kernel::Current(), b);
 }
 
@@ -117,8 +125,8 @@ char* bio_vec_data(const bio_vec& v) {
 void CheckBiosAtQuiescence(Kernel& k) {
   for (auto& b : KernelInternal::Bios(k)) {
     if (!b->freed)
-      return k.Record(ReportKind::kLeak, "bio leak at quiescence",
-                      "bio " + std::to_string(b->id) + " never bio_put");
+      return k.Lint(Check::kBioLeak, "bio leak at quiescence",
+                    "bio " + std::to_string(b->id) + " never bio_put");
   }
 }
 const QuiescenceCheckRegistration kBiosAtQuiescence(30, "bios",

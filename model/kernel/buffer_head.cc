@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "model/kernel/bh_lru.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
@@ -18,16 +19,30 @@ bool Test(const buffer_head* bh, int b) {
   return bh->b_state.load(std::memory_order_acquire) & Bit(b);
 }
 
-buffer_head* Enter(buffer_head* bh, const char* fn) {
+// A buffer_head comes from the bh_cachep slab: once try_to_free_buffers
+// freed it, a debug kernel's KASAN reports any access.
+void CheckBh(buffer_head* bh, const char* fn) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(bh, fn);
+  if (bh->freed && k.config().debug)
+    k.Bug(Check::kBhUseAfterFree,
+          std::string("BUG: KASAN: use-after-free in ") + fn,
+          std::string("BUG: KASAN: use-after-free in ") + fn +
+              "\nThe buggy address belongs to the object of cache "
+              "buffer_head, freed by try_to_free_buffers\n" +
+              dump_buffer(bh));
+}
+
+buffer_head* Enter(buffer_head* bh, const char* fn) {
+  Kernel& k = Kernel::Current();
+  CheckBh(bh, fn);
   k.Point(fn, bh->b_blocknr);
   return bh;
 }
 
-[[noreturn]] void BufferBug(buffer_head* bh, const char* fn, const char* what) {
-  Kernel::Current().Bug(ReportKind::kBufferBug,
-                        std::string("kernel BUG in ") + fn + ": " + what,
+[[noreturn]] void BufferBug(Check check, buffer_head* bh, const char* fn,
+                            const char* what) {
+  Kernel::Current().Bug(check, std::string("kernel BUG in ") + fn + ": " + what,
                         std::string("kernel BUG at fs/buffer.c! ") + fn + ": " +
                             what + "\n" + dump_buffer(bh));
 }
@@ -36,7 +51,7 @@ buffer_head* Enter(buffer_head* bh, const char* fn) {
 // kernel (and the run) goes on.
 void FreeFreeBuffer(buffer_head* bh, const char* fn) {
   Kernel::Current().Warn(
-      ReportKind::kBrelseFreeBuffer, "VFS: brelse: Trying to free free buffer",
+      Check::kBrelseFreeBuffer, "VFS: brelse: Trying to free free buffer",
       std::string("WARNING: at fs/buffer.c:1204 ") + fn +
           "()\nVFS: brelse: Trying to free free buffer\n" + dump_buffer(bh));
 }
@@ -44,7 +59,8 @@ void FreeFreeBuffer(buffer_head* bh, const char* fn) {
 void end_bio_bh_io_sync(bio* b, int error) {
   auto* bh = static_cast<buffer_head*>(b->bi_private);
   if (!bh->in_io)
-    BufferBug(bh, "end_bio_bh_io_sync", "end_io on a buffer not under I/O");
+    BufferBug(Check::kBhEndIoNotUnderIo, bh, "end_bio_bh_io_sync",
+              "end_io on a buffer not under I/O");
   bh->in_io = false;
   bh->b_end_io(bh, error == 0);
   bio_put(b);
@@ -62,21 +78,31 @@ std::string dump_buffer(const buffer_head* bh) {
   return buf;
 }
 
+// __find_get_block: this CPU's LRU, else the block device's page cache
+// (__find_get_block_slow; grow_buffers creates the buffer when missing),
+// then bh_lru_install.
 buffer_head* __getblk(block_device* bdev, sector_t block, unsigned size) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(bdev, "__getblk");
+  k.MightSleep("__getblk");
   k.Point("__getblk", block);
   k.Charge(CostKind::kPageCacheOp, 1);
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
-  buffer_head*& slot = KernelInternal::BufferCache(k)[{bdev, block}];
-  if (slot == nullptr) {
-    slot = KernelInternal::AllocBufferHead(k, size);
-    slot->b_bdev = bdev;
-    slot->b_blocknr = block;
-    slot->b_state.store(Bit(BH_Mapped));
+  if (buffer_head* bh = lookup_bh_lru(bdev, block)) return bh;
+  buffer_head* bh = nullptr;
+  {
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    buffer_head*& slot = KernelInternal::BufferCache(k)[{bdev, block}];
+    if (slot == nullptr) {
+      slot = KernelInternal::AllocBufferHead(k, size);
+      slot->b_bdev = bdev;
+      slot->b_blocknr = block;
+      slot->b_state.store(Bit(BH_Mapped));
+    }
+    bh = slot;
+    bh->b_count.fetch_add(1);
   }
-  slot->b_count.fetch_add(1);
-  return slot;
+  bh_lru_install(bh);
+  return bh;
 }
 
 buffer_head* sb_getblk(super_block* sb, sector_t block) {
@@ -96,20 +122,18 @@ buffer_head* sb_bread(super_block* sb, sector_t block) {
 
 void get_bh(buffer_head* bh) { Enter(bh, "get_bh")->b_count.fetch_add(1); }
 
-void put_bh(buffer_head* bh) {
-  Enter(bh, "put_bh");
-  int c = bh->b_count.load();
-  do {
-    if (c <= 0) return FreeFreeBuffer(bh, "put_bh");
-  } while (!bh->b_count.compare_exchange_weak(c, c - 1));
-}
+// A silent atomic_dec: a count taken below 0 shows later, when a __brelse
+// finds it at exactly 0 (or never).
+void put_bh(buffer_head* bh) { Enter(bh, "put_bh")->b_count.fetch_sub(1); }
 
+// if (atomic_read(&buf->b_count)) { put_bh(buf); return; } WARN(...)
 void __brelse(buffer_head* bh) {
   Enter(bh, "__brelse");
-  int c = bh->b_count.load();
-  do {
-    if (c <= 0) return FreeFreeBuffer(bh, "__brelse");
-  } while (!bh->b_count.compare_exchange_weak(c, c - 1));
+  if (bh->b_count.load() != 0) {
+    bh->b_count.fetch_sub(1);
+    return;
+  }
+  FreeFreeBuffer(bh, "__brelse");
 }
 
 void brelse(buffer_head* bh) {
@@ -118,7 +142,7 @@ void brelse(buffer_head* bh) {
 
 void lock_buffer(buffer_head* bh) {
   Kernel& k = Kernel::Current();
-  k.CheckPtr(bh, "lock_buffer");
+  CheckBh(bh, "lock_buffer");
   k.MightSleep("lock_buffer");
   k.Point("lock_buffer", bh->b_blocknr);
   while (bh->b_state.fetch_or(Bit(BH_Lock), std::memory_order_acquire) &
@@ -138,14 +162,16 @@ int trylock_buffer(buffer_head* bh) {
 void unlock_buffer(buffer_head* bh) {
   Kernel& k = Kernel::Current();
   Enter(bh, "unlock_buffer");
-  if (!Test(bh, BH_Lock)) BufferBug(bh, "unlock_buffer", "buffer not locked");
+  if (!Test(bh, BH_Lock))
+    k.Lint(Check::kUnlockBufferUnlocked, "unlock_buffer of an unlocked buffer",
+           std::string("unlock_buffer: buffer not locked\n") + dump_buffer(bh));
   bh->b_state.fetch_and(~Bit(BH_Lock), std::memory_order_release);
   k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kBuffer, bh->b_blocknr));
 }
 
 void wait_on_buffer(buffer_head* bh) {
   Kernel& k = Kernel::Current();
-  k.CheckPtr(bh, "wait_on_buffer");
+  CheckBh(bh, "wait_on_buffer");
   k.MightSleep("wait_on_buffer");
   k.Point("wait_on_buffer", bh->b_blocknr);
   k.Sleep(
@@ -173,12 +199,17 @@ int buffer_mapped(buffer_head* bh) {
 int submit_bh(int rw, buffer_head* bh) {
   Enter(bh, "submit_bh");
   if (!Test(bh, BH_Lock))
-    BufferBug(bh, "submit_bh", "BUG_ON(!buffer_locked(bh))");
+    BufferBug(Check::kSubmitBhUnlocked, bh, "submit_bh",
+              "BUG_ON(!buffer_locked(bh))");
   if (!Test(bh, BH_Mapped))
-    BufferBug(bh, "submit_bh", "BUG_ON(!buffer_mapped(bh))");
+    BufferBug(Check::kSubmitBhUnmapped, bh, "submit_bh",
+              "BUG_ON(!buffer_mapped(bh))");
   if (bh->b_end_io == nullptr)
-    BufferBug(bh, "submit_bh", "BUG_ON(!bh->b_end_io)");
-  if (bh->in_io) BufferBug(bh, "submit_bh", "buffer already under I/O");
+    BufferBug(Check::kSubmitBhNoEndIo, bh, "submit_bh",
+              "BUG_ON(!bh->b_end_io)");
+  if (bh->in_io)
+    BufferBug(Check::kSubmitBhUnderIo, bh, "submit_bh",
+              "buffer already under I/O");
   bh->b_state.fetch_or(Bit(BH_Req));
   bh->in_io = true;
   bio* b = bio_alloc(GFP_NOFS, 1);
@@ -216,16 +247,44 @@ void end_buffer_read_sync(buffer_head* bh, int uptodate) {
   put_bh(bh);
 }
 
-// At quiescence no buffer_head is referenced or locked.
+unsigned long shrink_buffer_heads() {
+  Kernel& k = Kernel::Current();
+  k.Point("try_to_free_buffers", 0);
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  auto& cache = KernelInternal::BufferCache(k);
+  unsigned long n = 0;
+  for (auto it = cache.begin(); it != cache.end();) {
+    buffer_head* bh = it->second;
+    // drop_buffers(): busy when referenced, locked or dirty.
+    if (bh->b_count.load() != 0 ||
+        (bh->b_state.load() & (Bit(BH_Lock) | Bit(BH_Dirty))) || bh->in_io) {
+      ++it;
+      continue;
+    }
+    bh->freed = true;  // free_buffer_head: back to bh_cachep
+    it = cache.erase(it);
+    n++;
+  }
+  if (n > 0) KernelInternal::NoteWideEffect(k);
+  return n;
+}
+
+// At quiescence (umount: invalidate_bh_lrus first) no buffer_head is
+// referenced or locked.
 void CheckBufferHeadsAtQuiescence(Kernel& k) {
+  {
+    KernelScope scope(&k);  // the checks may run outside the run's scope
+    invalidate_bh_lrus();
+  }
   for (auto& b : KernelInternal::BufferHeads(k)) {
+    if (b->freed) continue;
     if (b->b_count.load() != 0)
-      return k.Record(ReportKind::kLeak,
-                      "buffer_head reference leak at quiescence",
-                      dump_buffer(b.get()));
+      return k.Lint(Check::kBhRefLeak,
+                    "buffer_head reference leak at quiescence",
+                    dump_buffer(b.get()));
     if (buffer_locked(b.get()))
-      return k.Record(ReportKind::kQuiescence,
-                      "buffer left locked at quiescence", dump_buffer(b.get()));
+      return k.Lint(Check::kBhLockedAtQuiescence,
+                    "buffer left locked at quiescence", dump_buffer(b.get()));
   }
 }
 const QuiescenceCheckRegistration kBufferHeadsAtQuiescence(

@@ -39,20 +39,24 @@ struct buffer_head {
   void* b_private = nullptr;        // races on them are the variant's
   std::atomic<int> b_count{0};
   bool in_io = false;  // submitted, completion not yet run
+  bool freed = false;  // freed by try_to_free_buffers (reclaim)
 };
 
 std::string dump_buffer(const buffer_head* bh);
 
 // The buffer_head of block `block` (count + 1); the same one for every
-// caller until the cache drops it. Never NULL here (no memory pressure on
-// buffer heads is modelled).
+// caller until reclaim frees it (try_to_free_buffers). As fs/buffer.c, the
+// lookup goes through this CPU's bh LRU (bh_lru.h), which keeps a
+// reference of its own. Never NULL.
 buffer_head* sb_getblk(super_block* sb, sector_t block);
 buffer_head* __getblk(block_device* bdev, sector_t block, unsigned size);
 // getblk + read + wait: an uptodate buffer, or NULL on I/O error.
 buffer_head* sb_bread(super_block* sb, sector_t block);
 
 void get_bh(buffer_head* bh);
-// put_bh and brelse on b_count 0: "VFS: brelse: Trying to free free buffer".
+// put_bh is a silent atomic_dec (the count may go below 0, as in the
+// kernel); __brelse / brelse warn "VFS: brelse: Trying to free free
+// buffer" when the count is already 0.
 void put_bh(buffer_head* bh);
 void brelse(buffer_head* bh);
 void __brelse(buffer_head* bh);
@@ -68,6 +72,11 @@ void clear_buffer_uptodate(buffer_head* bh);
 int buffer_locked(const buffer_head* bh);
 int buffer_req(buffer_head* bh);
 int buffer_mapped(buffer_head* bh);
+
+// Reclaim of the block device's page cache: every buffer_head that is
+// unreferenced, unlocked, clean and idle is freed (try_to_free_buffers);
+// the next __getblk of its block makes a new one. Returns how many.
+unsigned long shrink_buffer_heads();
 
 // REQUIRES: bh locked, mapped, b_end_io set. Completion calls
 // bh->b_end_io(bh, uptodate) in interrupt context.

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "model/kernel/buffer_head.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
@@ -40,7 +41,7 @@ page* find_get_page(address_space* mapping, pgoff_t index) {
     // page_cache_get_speculative() fails on a page freed while still in
     // the tree (a "Bad page state" page): find_get_page retries forever.
     Task* t = k.current_task();
-    k.Bug(ReportKind::kStepLimit, "BUG: soft lockup in find_get_page",
+    k.Bug(Check::kFindGetPageSoftLockup, "BUG: soft lockup in find_get_page",
           "BUG: soft lockup - CPU#" + std::to_string(t ? t->cpu : 0) +
               " stuck for 22s! [" + (t ? t->Comm() : std::string("swapper")) +
               "]\nIP: find_get_page: page_cache_get_speculative() fails "
@@ -83,15 +84,15 @@ page* grab_cache_page_nowait(address_space* mapping, pgoff_t index) {
 }
 
 int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index,
-                          gfp_t) {
+                          gfp_t gfp) {
   Kernel& k = Kernel::Current();
+  if (gfp & __GFP_WAIT) k.MightSleep("add_to_page_cache_lru");
   CheckPage(p, "add_to_page_cache_lru");
   k.CheckPtr(mapping, "add_to_page_cache_lru");
   k.Point("add_to_page_cache_lru", index);
   k.Charge(CostKind::kPageCacheOp, 1);
   if (p->mapping != nullptr || (p->flags.load() & (1UL << PG_locked))) {
-    k.Bug(ReportKind::kPageBug,
-          "kernel BUG in add_to_page_cache_lru: page busy",
+    k.Bug(Check::kAddPageBusy, "kernel BUG in add_to_page_cache_lru: page busy",
           dump_page(p) +
               "\npage dumped because: VM_BUG_ON_PAGE(PageLocked(page) || "
               "page->mapping)");
@@ -112,11 +113,10 @@ void delete_from_page_cache(page* p) {
   CheckPage(p, "delete_from_page_cache");
   k.Point("delete_from_page_cache", p->pfn);
   if (!(p->flags.load() & (1UL << PG_locked))) {
-    k.Bug(ReportKind::kPageBug,
-          "kernel BUG in delete_from_page_cache: "
-          "VM_BUG_ON_PAGE(!PageLocked(page))",
+    k.Bug(Check::kDeletePageUnlocked,
+          "kernel BUG in delete_from_page_cache: BUG_ON(!PageLocked(page))",
           dump_page(p) +
-              "\npage dumped because: VM_BUG_ON_PAGE(!PageLocked(page))");
+              "\nkernel BUG at mm/filemap.c! BUG_ON(!PageLocked(page))");
   }
   {
     std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
@@ -174,6 +174,7 @@ unsigned long shrink_page_cache(unsigned long nr) {
     if (n >= nr) break;
     n += invalidate_mapping_pages(m, 0, ~0UL);
   }
+  shrink_buffer_heads();  // the block device's pages go too
   return n;
 }
 

@@ -45,21 +45,23 @@ std::string Kernel::TaskName() {
   return t ? t->Comm() : "";
 }
 
-namespace {
-
-Report NewReport(ReportKind kind, std::string title, std::string body,
-                 std::string task, long step, bool warning) {
+Report Kernel::Make(ReportKind kind, Check check, std::string title,
+                    std::string body, bool warning) {
+  const Contract& c = ContractOf(check);
   Report r;
-  r.kind = kind;
+  r.kind = check == Check::kUnattributed ? kind : c.kind;
   r.title = std::move(title);
-  r.body = std::move(body);
-  r.task = std::move(task);
-  r.step = step;
+  r.body = WithCallSite(std::move(body));
+  r.task = TaskName();
+  r.step = exec_->Current() ? exec_->Steps() : -1;
   r.warning = warning;
+  if (check != Check::kUnattributed) {
+    r.contract = c.name;
+    r.source = Citation(c);
+  }
+  r.lint = c.cls == CheckClass::kLint && check != Check::kUnattributed;
   return r;
 }
-
-}  // namespace
 
 std::string Kernel::WithCallSite(std::string body) {
   if (!call_site_) return body;
@@ -68,25 +70,71 @@ std::string Kernel::WithCallSite(std::string body) {
   return body + "\ncalled from " + site;
 }
 
-void Kernel::Record(ReportKind kind, std::string title, std::string body) {
-  body = WithCallSite(std::move(body));
+void Kernel::Add(Report r, bool fatal) {
   std::lock_guard<std::mutex> l(report_mu_);
   NoteWideEffect();
+  if (r.lint) {
+    if (lints_.size() < kMaxReports) lints_.push_back(r);
+    if (!config_.lint || fatal_ || reports_.size() >= kMaxReports) return;
+    r.title = "lint: " + r.title;
+    r.warning = true;
+    reports_.push_back(std::move(r));
+    return;
+  }
   if (fatal_) return;
-  fatal_ = true;
-  reports_.push_back(NewReport(kind, std::move(title), std::move(body),
-                               TaskName(),
-                               exec_->Current() ? exec_->Steps() : -1, false));
+  if (fatal) {
+    fatal_ = true;
+  } else if (reports_.size() >= kMaxReports) {
+    return;
+  }
+  reports_.push_back(std::move(r));
+}
+
+void Kernel::Record(Check check, std::string title, std::string body) {
+  Add(Make(ReportKind::kNone, check, std::move(title), std::move(body), false),
+      true);
+}
+
+void Kernel::Warn(Check check, std::string title, std::string body) {
+  Add(Make(ReportKind::kNone, check, std::move(title), std::move(body), true),
+      false);
+}
+
+void Kernel::Lint(Check check, std::string title, std::string body) {
+  Report r =
+      Make(ReportKind::kNone, check, std::move(title), std::move(body), true);
+  r.lint = true;
+  Add(std::move(r), false);
+}
+
+void Kernel::Bug(Check check, std::string title, std::string body) {
+  if (ContractOf(check).cls == CheckClass::kLint) {
+    Lint(check, std::move(title), std::move(body));
+    std::lock_guard<std::mutex> l(report_mu_);
+    fatal_ = true;  // the model cannot go on; no kernel report
+  } else {
+    Record(check, std::move(title), std::move(body));
+  }
+  exec_->OnReport();
+  throw TaskOops{};
+}
+
+void Kernel::DebugBug(Check check, std::string title, std::string body) {
+  if (config_.debug) Bug(check, std::move(title), std::move(body));
+  Warn(check, std::move(title),
+       std::move(body) +
+           "\n(production kernel: no DEBUG_VM, the kernel goes on silently)");
+}
+
+void Kernel::Record(ReportKind kind, std::string title, std::string body) {
+  Add(Make(kind, Check::kUnattributed, std::move(title), std::move(body),
+           false),
+      true);
 }
 
 void Kernel::Warn(ReportKind kind, std::string title, std::string body) {
-  body = WithCallSite(std::move(body));
-  std::lock_guard<std::mutex> l(report_mu_);
-  NoteWideEffect();
-  if (fatal_ || reports_.size() >= kMaxReports) return;
-  reports_.push_back(NewReport(kind, std::move(title), std::move(body),
-                               TaskName(),
-                               exec_->Current() ? exec_->Steps() : -1, true));
+  Add(Make(kind, Check::kUnattributed, std::move(title), std::move(body), true),
+      false);
 }
 
 void Kernel::Bug(ReportKind kind, std::string title, std::string body) {
@@ -100,6 +148,11 @@ void Kernel::DebugBug(ReportKind kind, std::string title, std::string body) {
   Warn(kind, std::move(title),
        std::move(body) +
            "\n(production kernel: no DEBUG_VM, the kernel goes on silently)");
+}
+
+std::vector<Report> Kernel::lints() const {
+  std::lock_guard<std::mutex> l(report_mu_);
+  return lints_;
 }
 
 bool Kernel::reported() const {
@@ -122,25 +175,52 @@ std::vector<Report> Kernel::reports() const {
   return reports_;
 }
 
+// ___might_sleep (CONFIG_DEBUG_ATOMIC_SLEEP, a debug kernel): printed with
+// a stack dump every time the code runs in atomic context, whether or not
+// it sleeps this time; the kernel goes on. Once per function per run (the
+// kernel rate-limits to one a second).
 void Kernel::MightSleep(const char* fn) {
   Task* t = exec_->Current();
+  if (t == nullptr || !t->atomic() || !config_.debug) return;
+  {
+    std::lock_guard<std::mutex> l(report_mu_);
+    if (!might_sleep_seen_.insert(fn).second) return;
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "BUG: sleeping function called from invalid context at %s\n"
+                "in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s\n"
+                "preempt_count: %x, in_interrupt(): %d",
+                fn, t->preempt_count > 0 || t->in_interrupt(),
+                t->irqs_disabled > 0, t->id, t->spec.name.c_str(),
+                t->preempt_count, t->in_interrupt());
+  Warn(Check::kSleepInvalidContext,
+       "BUG: sleeping function called from invalid context in " +
+           std::string(fn),
+       buf);
+}
+
+// schedule_debug(): a task that really goes to sleep in atomic context.
+void Kernel::ScheduleCheck(const char* fn) {
+  Task* t = exec_->Current();
   if (t == nullptr || !t->atomic()) return;
-  char buf[160];
+  char buf[192];
   std::snprintf(
       buf, sizeof buf,
       "BUG: scheduling while atomic: %s/%d/0x%08x\nin %s: in_atomic(): 1, "
       "irqs_disabled(): %d, in_interrupt(): %d",
       t->spec.name.c_str(), t->id, t->preempt_count, fn, t->irqs_disabled > 0,
       t->in_interrupt());
-  Bug(ReportKind::kSchedulingWhileAtomic, "BUG: scheduling while atomic", buf);
+  Bug(Check::kSchedulingWhileAtomic, "BUG: scheduling while atomic", buf);
 }
 
 void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
-                   const char* fn, uint64_t arg) {
+                   const char* fn, uint64_t arg, bool spin) {
   if (cond()) return;
   Task* t = exec_->Current();
   if (t == nullptr)
-    Bug(ReportKind::kBadContext, "BUG: sleeping outside any task", fn);
+    Bug(Check::kSleepOutsideTask, "BUG: sleeping outside any task", fn);
+  if (!spin) ScheduleCheck(fn);
   t->blocked_in = fn;
   t->blocked_arg = arg;
   blk_flush_plug_current();  // schedule(): a sleeper's plugged bios go out
@@ -158,14 +238,14 @@ void Kernel::CheckPtr(const void* p, const char* fn) {
     return;  // the hot path: build no strings
   std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
   if (a < 4096) {
-    Bug(ReportKind::kNullDereference,
+    Bug(Check::kNullDereference,
         "BUG: unable to handle kernel NULL pointer dereference in " +
             std::string(fn),
         "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) +
             "\n" + at + "\nOops: 0000 [#1] SMP");
   }
   if (kernel_half) {
-    Bug(ReportKind::kGeneralProtection,
+    Bug(Check::kPagingRequest,
         "BUG: unable to handle kernel paging request in " + std::string(fn),
         "BUG: unable to handle kernel paging request at " + Hex16(a) + "\n" +
             at +
@@ -173,14 +253,13 @@ void Kernel::CheckPtr(const void* p, const char* fn) {
             "object)");
   }
   if ((a >> 16) == (kPoisonFreePtr >> 16)) {
-    Bug(ReportKind::kGeneralProtection,
+    Bug(Check::kPoisonFreePointer,
         "general protection fault (POISON_FREE pointer) in " + std::string(fn),
         "general protection fault: 0000 [#1] SMP\n" + at + "\naddress " +
             Hex16(a) + " is POISON_FREE: a pointer read from freed memory");
   }
   if ((a >> 16) == (kPoisonInusePtr >> 16)) {
-    Bug(ReportKind::kUninitValue,
-        "BUG: KMSAN: uninit-value in " + std::string(fn),
+    Bug(Check::kUninitPointer, "BUG: KMSAN: uninit-value in " + std::string(fn),
         "BUG: KMSAN: uninit-value in " + std::string(fn) + "\naddress " +
             Hex16(a) +
             " is POISON_INUSE: a never-initialised field of a kmalloc'd "
@@ -229,7 +308,7 @@ void Kernel::FreeBio(bio* b) {
 
 void Kernel::StepLimitExceeded() {
   Record(
-      ReportKind::kStepLimit, "squashlab: run exceeded its step budget",
+      Check::kStepLimit, "squashlab: run exceeded its step budget",
       "more than " + std::to_string(config_.max_steps) + " steps (livelock?)");
 }
 
@@ -252,7 +331,7 @@ void Kernel::ReportHang(const std::vector<const Task*>& stuck) {
   }
   if (first == nullptr) return;
   Record(
-      ReportKind::kHungTask,
+      Check::kHungTask,
       "INFO: task " + first->spec.name + " blocked for more than 120 seconds.",
       body);
 }
@@ -317,7 +396,7 @@ void Kernel::CheckQuiescence() {
 
 void model_bug_at(const char* file, int line, const char* cond) {
   Kernel::Current().Bug(
-      ReportKind::kAssertion,
+      Check::kBugOn,
       std::string("kernel BUG at ") + file + ":" + std::to_string(line) + "!",
       std::string("kernel BUG at ") + file + ":" + std::to_string(line) +
           "!\ninvalid opcode: 0000 [#1] SMP\nBUG_ON(" + cond + ")");

@@ -12,10 +12,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "model/base/report.h"
+#include "model/kernel/contracts.h"
+#include "model/kernel/lockdep.h"
 #include "model/kernel/slab.h"
 #include "model/kernel/wait_queue.h"
 #include "model/sched/executor.h"
@@ -47,6 +50,15 @@ struct KernelConfig {
   // ->read_folio by the next reader (filemap_update_page), so it is a legal
   // state at quiescence. 3.13's readers returned EIO on it instead.
   bool mm_rereads_not_uptodate = false;
+  // Lint findings (checks with no kernel counterpart, contracts.h) are
+  // always kept in Kernel::lints(); with `lint` they are also reports
+  // (warnings titled "lint: ...").
+  bool lint = false;
+  // The lock validator's class graph (debug kernel), shared by every copy
+  // of this config. A scenario's RunSpec makes one when none is set, so
+  // every run of one campaign adds to the same graph; a run without one
+  // has a graph of its own.
+  std::shared_ptr<LockdepGraph> lockdep;
 };
 
 // Where a work item is: queued (pending, not started) or running.
@@ -84,17 +96,30 @@ class Kernel : public RunHooks {
   // --- reports -----------------------------------------------------------
   // A run collects reports in the order they fire: any number of warnings
   // and at most one fatal report, which ends the run.
+  // Every check names its contract (contracts.h): the report carries the
+  // contract's kind, id and kernel citation. A lint contract never makes a
+  // kernel report: Record and Warn with one are Lint; Bug with one records
+  // the lint and ends the run (the model cannot go on).
   // Records a fatal report and ends the current task's run the way an oops
   // does: by throwing TaskOops (the executor stops the others).
-  [[noreturn]] void Bug(ReportKind kind, std::string title, std::string body);
+  [[noreturn]] void Bug(Check check, std::string title, std::string body);
   // Records a fatal report without unwinding (hangs, quiescence checks).
   // Ignored once a fatal report was recorded (the first one wins).
-  void Record(ReportKind kind, std::string title, std::string body);
+  void Record(Check check, std::string title, std::string body);
   // Records a warning and returns: the kernel printed it and went on
   // ("VFS: brelse: Trying to free free buffer", "BUG: Bad page state").
-  void Warn(ReportKind kind, std::string title, std::string body);
+  void Warn(Check check, std::string title, std::string body);
   // Bug on a debug kernel (config().debug), Warn on a production one:
   // for DEBUG_VM's checks, which a production kernel does not make.
+  void DebugBug(Check check, std::string title, std::string body);
+  // A lint finding: kept in lints(); a warning in reports() too when
+  // config().lint asks for it. Returns.
+  void Lint(Check check, std::string title, std::string body);
+  std::vector<Report> lints() const;
+  // The old call shapes: a report with no contract (Check::kUnattributed).
+  [[noreturn]] void Bug(ReportKind kind, std::string title, std::string body);
+  void Record(ReportKind kind, std::string title, std::string body);
+  void Warn(ReportKind kind, std::string title, std::string body);
   void DebugBug(ReportKind kind, std::string title, std::string body);
   bool reported() const;  // any report, warnings included
   bool fatal() const;     // a fatal report: the run ended on it
@@ -115,12 +140,21 @@ class Kernel : public RunHooks {
   }
   // A scheduling point; cheap no-op outside tasks.
   void Point(const char* op, uint64_t arg = 0) { exec_->Point(op, arg); }
-  // "BUG: scheduling while atomic" when the current task may not sleep.
+  // might_sleep(): on a debug kernel, "BUG: sleeping function called from
+  // invalid context" (a warning) when the current task is atomic
+  // (preemption or irqs off, interrupt context), every time `fn` runs
+  // there, whether or not it would sleep this time.
   void MightSleep(const char* fn);
+  // schedule()'s check: "BUG: scheduling while atomic" (fatal here: the
+  // model cannot switch away from an atomic task) when the current task
+  // really goes to sleep in atomic context.
+  void ScheduleCheck(const char* fn);
   // Sleeps on wq until cond() (the caller made the scheduling point and the
   // might-sleep check); `fn`/`arg` name the wait in hung-task reports.
+  // Sleeping in atomic context is ScheduleCheck's report; `spin` waits
+  // (spin_lock's busy-wait) are exempt.
   void Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
-             const char* fn, uint64_t arg);
+             const char* fn, uint64_t arg, bool spin = false);
   void Wake(wait_queue_head_t& wq) { exec_->WakeUp(wq); }
   // NULL / poison / freed-object checks on a pointer passed to `fn`.
   // A kernel-half address (ffff8800...: a freelist pointer read from a
@@ -205,12 +239,19 @@ class Kernel : public RunHooks {
   std::string TaskName();
   long Step();
   std::string WithCallSite(std::string body);
+  Report Make(ReportKind kind, Check check, std::string title, std::string body,
+              bool warning);
+  void Add(Report r, bool fatal);
 
   KernelConfig config_;
   Executor* exec_;
   static constexpr size_t kMaxReports = 32;
   mutable std::mutex report_mu_;
   std::vector<Report> reports_;
+  std::vector<Report> lints_;
+  std::set<std::string> might_sleep_seen_;  // one warning per function
+  std::map<int, std::vector<std::string>> held_locks_;  // lockdep, by task
+  bool lockdep_on_ = true;  // until its first report (debug_locks_off)
   bool fatal_ = false;
   std::mutex tree_lock_;
   Heap heap_;
@@ -219,6 +260,7 @@ class Kernel : public RunHooks {
   std::vector<std::unique_ptr<page>> pages_;
   std::vector<address_space*> mappings_;
   std::map<std::pair<const block_device*, uint64_t>, buffer_head*> bh_cache_;
+  std::vector<std::vector<buffer_head*>> bh_lrus_;  // per CPU, MRU first
   std::vector<std::unique_ptr<buffer_head>> bhs_;
   std::vector<std::unique_ptr<bio>> bios_;
   std::map<const work_struct*, WorkState> works_;

@@ -2,8 +2,13 @@
 // This file implements mutexes and spinlocks with the DEBUG_MUTEXES checks.
 #include "model/kernel/mutex.h"
 
+#include <mutex>
+#include <set>
+#include <string>
+
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/lockdep.h"
 #include "model/kernel/preempt.h"
 
 namespace squashlab {
@@ -12,10 +17,20 @@ int Tid(Kernel& k) {
   Task* t = k.current_task();
   return t ? t->id : -2;
 }
+
+// Interned "file:line" names: stable for the process, shared by runs.
+const char* ClassOf(const char* file, int line) {
+  static std::mutex mu;
+  static auto* names = new std::set<std::string>();
+  std::lock_guard<std::mutex> l(mu);
+  return names->insert(std::string(file) + ":" + std::to_string(line))
+      .first->c_str();
+}
 }  // namespace
 
-void mutex_init(mutex* m) {
+void mutex_init(mutex* m, const char* file, int line) {
   m->owner.store(-1);
+  m->lock_class = ClassOf(file, line);
   Kernel* k = Kernel::CurrentOrNull();
   m->id = k ? KernelInternal::NextObjectId(*k) : 0;
 }
@@ -25,6 +40,7 @@ void mutex_lock(mutex* m) {
   k.CheckPtr(m, "mutex_lock");
   k.MightSleep("mutex_lock");
   k.Point("mutex_lock", m->id);
+  lockdep_acquire(m->lock_class, "mutex_lock", false);
   int me = Tid(k);
   for (;;) {
     int expected = -1;
@@ -41,34 +57,42 @@ int mutex_trylock(mutex* m) {
   k.CheckPtr(m, "mutex_trylock");
   k.Point("mutex_trylock", m->id);
   int expected = -1;
-  return m->owner.compare_exchange_strong(expected, Tid(k),
-                                          std::memory_order_acquire);
+  if (!m->owner.compare_exchange_strong(expected, Tid(k),
+                                        std::memory_order_acquire))
+    return 0;
+  lockdep_acquire(m->lock_class, "mutex_trylock", true);
+  return 1;
 }
 
 void mutex_unlock(mutex* m) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(m, "mutex_unlock");
   k.Point("mutex_unlock", m->id);
-  if (m->owner.load() != Tid(k)) {
-    k.Bug(ReportKind::kBadContext,
-          "DEBUG_LOCKS_WARN_ON(__owner_task(owner) != current)",
-          "WARNING: at kernel/locking/mutex-debug.c mutex_unlock: the task "
-          "does not own "
-          "the mutex (owner " +
-              std::to_string(m->owner.load()) + ")");
+  // CONFIG_DEBUG_MUTEXES (a debug kernel): a warning; the unlock goes on.
+  if (m->owner.load() != Tid(k) && k.config().debug) {
+    k.Warn(Check::kMutexUnlockNotOwner,
+           "DEBUG_LOCKS_WARN_ON(__owner_task(owner) != current)",
+           "WARNING: at kernel/locking/mutex-debug.c mutex_unlock: the task "
+           "does not own the mutex (owner " +
+               std::to_string(m->owner.load()) + ")");
   }
+  lockdep_release(m->lock_class);
   m->owner.store(-1, std::memory_order_release);
   k.Wake(m->wait);
 }
 
 int mutex_is_locked(mutex* m) { return m->owner.load() != -1; }
 
-void spin_lock_init(spinlock_t* l) { l->owner.store(-1); }
+void spin_lock_init(spinlock_t* l, const char* file, int line) {
+  l->owner.store(-1);
+  l->lock_class = ClassOf(file, line);
+}
 
 void spin_lock(spinlock_t* l) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(l, "spin_lock");
   preempt_disable();
+  lockdep_acquire(l->lock_class, "spin_lock", false);
   int me = Tid(k);
   for (;;) {
     int expected = -1;
@@ -76,16 +100,19 @@ void spin_lock(spinlock_t* l) {
                                          std::memory_order_acquire))
       return;
     k.Sleep(
-        l->wait, [l] { return l->owner.load() == -1; }, "spin_lock", 0);
+        l->wait, [l] { return l->owner.load() == -1; }, "spin_lock", 0,
+        /*spin=*/true);
   }
 }
 
 void spin_unlock(spinlock_t* l) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(l, "spin_unlock");
-  if (l->owner.load() != Tid(k))
-    k.Bug(ReportKind::kBadContext, "BUG: spinlock wrong owner on CPU",
-          "BUG: spinlock wrong owner on CPU#0, " + std::to_string(Tid(k)));
+  // CONFIG_DEBUG_SPINLOCK's spin_bug: printed; the unlock goes on.
+  if (l->owner.load() != Tid(k) && k.config().debug)
+    k.Warn(Check::kSpinlockWrongOwner, "BUG: spinlock wrong owner on CPU",
+           "BUG: spinlock wrong owner on CPU#0, " + std::to_string(Tid(k)));
+  lockdep_release(l->lock_class);
   l->owner.store(-1, std::memory_order_release);
   k.Wake(l->wait);
   preempt_enable();

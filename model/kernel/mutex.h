@@ -16,8 +16,14 @@ struct mutex {
   std::atomic<int> owner{-1};  // task id, -1 when free
   wait_queue_head_t wait;
   unsigned long id = 0;  // for traces; set by mutex_init
+  // lockdep's class: the "file:line" of mutex_init (its static
+  // lock_class_key), interned; nullptr for a mutex never initialised.
+  const char* lock_class = nullptr;
 };
-void mutex_init(mutex* m);
+// The lock class is the call site, as the kernel's mutex_init macro's
+// static key.
+void mutex_init(mutex* m, const char* file = __builtin_FILE(),
+                int line = __builtin_LINE());
 void mutex_lock(mutex* m);
 int mutex_trylock(mutex* m);
 void mutex_unlock(mutex* m);
@@ -28,8 +34,10 @@ int mutex_is_locked(mutex* m);
 struct spinlock_t {
   std::atomic<int> owner{-1};
   wait_queue_head_t wait;
+  const char* lock_class = nullptr;  // lockdep's, as for mutex
 };
-void spin_lock_init(spinlock_t* l);
+void spin_lock_init(spinlock_t* l, const char* file = __builtin_FILE(),
+                    int line = __builtin_LINE());
 void spin_lock(spinlock_t* l);
 void spin_unlock(spinlock_t* l);
 void spin_lock_irqsave(spinlock_t* l, unsigned long& flags);

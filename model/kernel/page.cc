@@ -35,9 +35,9 @@ page* Enter(page* p, const char* fn) {
 
 // VM_BUG_ON_PAGE: an oops on a debug kernel; on a production one (no
 // DEBUG_VM) a warning, and the caller goes on as that kernel would.
-void VmBugOnPage(page* p, const char* fn, const char* cond) {
+void VmBugOnPage(Check check, page* p, const char* fn, const char* cond) {
   Kernel::Current().DebugBug(
-      ReportKind::kPageBug,
+      check,
       std::string("kernel BUG in ") + fn + ": VM_BUG_ON_PAGE(" + cond + ")",
       dump_page(p) + "\npage dumped because: VM_BUG_ON_PAGE(" + cond +
           ")\nkernel BUG at mm/filemap.c! (" + fn + ")");
@@ -66,7 +66,7 @@ void FreePage(page* p) {
                   "BUG: Bad page state in process %s  pfn:%05lx\n",
                   t ? t->spec.name.c_str() : "swapper", p->pfn);
     p->bad = true;
-    k.Warn(ReportKind::kBadPageState, "BUG: Bad page state",
+    k.Warn(Check::kBadPageState, "BUG: Bad page state",
            first + dump_page(p) + "\npage dumped because: " + reason +
                "\nDisabling lock debugging due to kernel taint");
     return;
@@ -114,29 +114,34 @@ void CheckPage(page* p, const char* fn) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(p, fn);
   if (p->magic != kPageMagic)
-    k.Bug(ReportKind::kGeneralProtection,
-          std::string("general protection fault in ") + fn,
+    k.Bug(Check::kNotAPage, std::string("general protection fault in ") + fn,
           std::string("general protection fault: 0000 [#1] SMP\nIP: ") + fn +
               ": not a struct page");
-  if (p->freed && k.config().debug)
-    k.Bug(ReportKind::kUseAfterFree,
-          std::string("BUG: KASAN: use-after-free in ") + fn,
-          std::string("BUG: KASAN: use-after-free in ") + fn +
-              ": the page was freed\n" + dump_page(p));
+  // struct page is never freed (the memmap): no KASAN here. The model
+  // notes the access as lint and goes on as the kernel would.
+  if (p->freed)
+    k.Lint(Check::kPageFreedAccess,
+           std::string("access to a free page in ") + fn,
+           std::string(fn) + ": the page was freed\n" + dump_page(p));
 }
 
-page* alloc_page(unsigned) {
+page* alloc_page(unsigned gfp) {
   Kernel& k = Kernel::Current();
+  if (gfp & __GFP_WAIT) k.MightSleep("alloc_pages");
   k.Point("alloc_page", 0);
   return KernelInternal::AllocPage(k);
 }
-page* page_cache_alloc(address_space*) { return alloc_page(0); }
-page* page_cache_alloc_readahead(address_space*) { return alloc_page(0); }
+// mapping_gfp_mask(): GFP_HIGHUSER_MOVABLE, an allocation that may sleep.
+page* page_cache_alloc(address_space*) { return alloc_page(GFP_KERNEL); }
+page* page_cache_alloc_readahead(address_space*) {
+  return alloc_page(GFP_KERNEL);
+}
 
 void get_page(page* p) {
   Enter(p, "get_page");
   if (p->_count.fetch_add(1) <= 0)
-    VmBugOnPage(p, "get_page", "atomic_read(&page->_count) <= 0");
+    VmBugOnPage(Check::kGetPageZero, p, "get_page",
+                "atomic_read(&page->_count) <= 0");
 }
 
 void put_page(page* p) {
@@ -146,12 +151,14 @@ void put_page(page* p) {
   // A freed page has count 0: the kernel reports the refcount, not the free.
   // Without DEBUG_VM the count would go negative; the model leaves it at 0.
   if (p->magic == kPageMagic && p->_count.load() <= 0)
-    return VmBugOnPage(p, "put_page", "atomic_read(&page->_count) == 0");
+    return VmBugOnPage(Check::kPutPageZero, p, "put_page",
+                       "atomic_read(&page->_count) == 0");
   CheckPage(p, "put_page");
   int old = p->_count.fetch_sub(1);
   if (old <= 0) {
     p->_count.fetch_add(1);
-    return VmBugOnPage(p, "put_page", "atomic_read(&page->_count) == 0");
+    return VmBugOnPage(Check::kPutPageZero, p, "put_page",
+                       "atomic_read(&page->_count) == 0");
   }
   if (old == 1) FreePage(p);
 }
@@ -181,7 +188,8 @@ void unlock_page(page* p) {
   Kernel& k = Kernel::Current();
   Enter(p, "unlock_page");
   if (!TestBit(p, PG_locked))
-    VmBugOnPage(p, "unlock_page", "!PageLocked(page)");
+    VmBugOnPage(Check::kUnlockPageUnlocked, p, "unlock_page",
+                "!PageLocked(page)");
   ClearBit(p, PG_locked);
   k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn));
 }
@@ -207,11 +215,12 @@ int PageLocked(page* p) { return TestBit(Enter(p, "PageLocked"), PG_locked); }
 int PageUptodate(page* p) {
   return TestBit(Enter(p, "PageUptodate"), PG_uptodate);
 }
+// smp_wmb(); set_bit(PG_uptodate): no kernel version checks the page lock
+// here (3.13's SetPageUptodate, 6.x's folio_mark_uptodate). A design that
+// sets it after unlock_page shows by its consequence: a reader that took
+// the lock in between saw !PageUptodate and returned EIO.
 void SetPageUptodate(page* p) {
-  Enter(p, "SetPageUptodate");
-  if (!TestBit(p, PG_locked))
-    VmBugOnPage(p, "SetPageUptodate", "!PageLocked(page)");
-  SetBit(p, PG_uptodate);
+  SetBit(Enter(p, "SetPageUptodate"), PG_uptodate);
 }
 void ClearPageUptodate(page* p) {
   ClearBit(Enter(p, "ClearPageUptodate"), PG_uptodate);
@@ -260,22 +269,22 @@ void CheckPagesAtQuiescence(Kernel& k) {
     unsigned long f = p->flags.load();
     int expected = p->mapping ? 1 : 0;
     if (f & (1UL << PG_locked)) {
-      return k.Record(
-          ReportKind::kQuiescence, "page left locked at quiescence",
-          dump_page(p.get()) +
-              "\nno task will ever unlock it: readers sleep forever");
+      return k.Lint(Check::kPageLockedAtQuiescence,
+                    "page left locked at quiescence",
+                    dump_page(p.get()) +
+                        "\nno task will ever unlock it: readers sleep forever");
     }
     if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error)) &&
         !k.config().mm_rereads_not_uptodate) {
-      return k.Record(ReportKind::kQuiescence,
-                      "page cache page neither uptodate nor error",
-                      dump_page(p.get()));
+      return k.Lint(Check::kPageNotUptodateAtQuiescence,
+                    "page cache page neither uptodate nor error",
+                    dump_page(p.get()));
     }
     if (p->_count.load() != expected) {
-      return k.Record(ReportKind::kLeak, "page reference leak at quiescence",
-                      dump_page(p.get()) + "\nexpected count " +
-                          std::to_string(expected) +
-                          (expected ? " (the page cache's reference)" : ""));
+      return k.Lint(Check::kPageRefLeak, "page reference leak at quiescence",
+                    dump_page(p.get()) + "\nexpected count " +
+                        std::to_string(expected) +
+                        (expected ? " (the page cache's reference)" : ""));
     }
   }
 }

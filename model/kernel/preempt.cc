@@ -25,13 +25,13 @@ void preempt_enable() {
   Kernel& k = Kernel::Current();
   Task* t = k.current_task();
   if (t == nullptr) return;
-  if (t->preempt_count == 0)
-    k.Bug(ReportKind::kBadContext,
-          "BUG: preempt_enable: preempt_count underflow",
-          "WARNING: at kernel/sched/core.c preempt_count_sub: "
-          "DEBUG_LOCKS_WARN_ON(val > "
-          "preempt_count())\nComm: " +
-              t->Comm());
+  if (t->preempt_count == 0)  // the kernel warns and leaves the count alone
+    return k.Warn(Check::kPreemptCountUnderflow,
+                  "BUG: preempt_enable: preempt_count underflow",
+                  "WARNING: at kernel/sched/core.c preempt_count_sub: "
+                  "DEBUG_LOCKS_WARN_ON(val > "
+                  "preempt_count())\nComm: " +
+                      t->Comm());
   if (--t->preempt_count == 0) KernelInternal::Exec(k).PreemptOn(*t);
   k.Point("preempt_enable", 0);  // a preemption point, as in the kernel
 }
@@ -81,14 +81,14 @@ int smp_processor_id() {
   Task* t = k.current_task();
   if (t == nullptr) return 0;
   if (t->preempt_count == 0 && t->migrate_disable == 0 && !t->in_interrupt() &&
-      t->irqs_disabled == 0) {
+      t->irqs_disabled == 0 && k.config().debug) {
     char buf[128];
     std::snprintf(
         buf, sizeof buf,
         "BUG: using smp_processor_id() in preemptible [00000000] code: %s/%d",
         t->spec.name.c_str(), t->id);
-    k.Bug(ReportKind::kBadContext,
-          "BUG: using smp_processor_id() in preemptible code", buf);
+    k.Warn(Check::kSmpProcessorIdPreemptible,
+           "BUG: using smp_processor_id() in preemptible code", buf);
   }
   return t->cpu;
 }
@@ -106,12 +106,14 @@ void might_sleep() {
 void msleep(unsigned int ms) {
   Kernel& k = Kernel::Current();
   k.MightSleep("msleep");
+  k.ScheduleCheck("msleep");
   k.Delay(static_cast<uint64_t>(ms) * 1000000);
 }
 
 void usleep_range(unsigned long min_us, unsigned long) {
   Kernel& k = Kernel::Current();
   k.MightSleep("usleep_range");
+  k.ScheduleCheck("usleep_range");
   k.Delay(static_cast<uint64_t>(min_us) * 1000);
 }
 

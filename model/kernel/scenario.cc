@@ -29,8 +29,11 @@ ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed,
 Scenario::operator RunSpec() const {
   RunSpec spec;
   spec.name = name;
-  spec.run = [sc = *this](Executor& exec, uint64_t seed,
-                          uint64_t* fingerprint) {
+  Scenario campaign = *this;
+  if (!campaign.config.lockdep)  // one graph for every run of the campaign
+    campaign.config.lockdep = std::make_shared<LockdepGraph>();
+  spec.run = [sc = std::move(campaign)](Executor& exec, uint64_t seed,
+                                        uint64_t* fingerprint) {
     return RunScenario(sc, exec, seed, fingerprint);
   };
   spec.footprint = [irq = irq_starts_commute,

@@ -72,7 +72,8 @@ void* Heap::Carve(size_t size) {
   return p;
 }
 
-void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
+void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm,
+                  bool* corrupt) {
   size_t real = size == 0 ? 1 : size;
   HeapObject obj;
   obj.size = real;
@@ -88,6 +89,11 @@ void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
     if (!list.empty()) {  // the most recently freed object, as SLUB's freelist
       p = reinterpret_cast<void*>(list.back());
       list.pop_back();
+      auto live = objects_.find(reinterpret_cast<uintptr_t>(p));
+      if (live != objects_.end() && !live->second.freed) {
+        if (corrupt != nullptr) *corrupt = true;  // linked twice, in use
+        return p;
+      }
       if (zero) std::memset(p, 0, real);
     } else {
       p = Carve(real);
@@ -101,7 +107,10 @@ void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm) {
 Heap::FreeResult Heap::Free(void* p, size_t* size_out) {
   auto it = objects_.find(reinterpret_cast<uintptr_t>(p));
   if (it == objects_.end()) return FreeResult::kInvalid;
-  if (it->second.freed) return FreeResult::kDoubleFree;
+  if (it->second.freed) {
+    if (!debug_) free_[CacheKey(it->second)].push_back(it->first);
+    return FreeResult::kDoubleFree;
+  }
   it->second.freed = true;
   *size_out = it->second.size;
   if (debug_)
@@ -155,13 +164,33 @@ std::string ShortName(const char* pretty) {
   return s;
 }
 
-void* AllocIn(size_t size, bool zero, const char* caller) {
+void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller) {
   Kernel& k = Kernel::Current();
+  if (flags & __GFP_WAIT) k.MightSleep("kmalloc");
   k.Point("kmalloc", size);
   Task* t = k.current_task();
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
-  return KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
-                                        t ? t->Comm() : "setup");
+  bool corrupt = false;
+  void* p = nullptr;
+  {
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    p = KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
+                                       t ? t->Comm() : "setup", &corrupt);
+  }
+  if (corrupt) {
+    // A production SLUB after a double kfree: the object came back once
+    // already and its owner wrote over the free pointer; this allocation
+    // follows it (the 2013 oops: "stack segment" in
+    // __kmalloc_track_caller).
+    k.Bug(Check::kSlabDoubleFree,
+          "slab freelist corrupted: double kfree (oops in "
+          "__kmalloc_track_caller)",
+          "stack segment: 0000 [#1] SMP\nRIP: [<ffffffff81106026>] "
+          "__kmalloc_track_caller+0x56/0x130\nthe object at " +
+              Hex16(reinterpret_cast<uintptr_t>(p)) +
+              " was freed twice: the cache handed it out once and now follows "
+              "the free pointer its owner overwrote");
+  }
+  return p;
 }
 
 std::string Hex(uintptr_t v) {
@@ -170,20 +199,19 @@ std::string Hex(uintptr_t v) {
   return buf;
 }
 
-// debugobjects: a work_struct inside [p, p+size) that is still queued, or
-// running in another task, must not be freed. REQUIRES: tree_lock held.
+// debugobjects: a work_struct inside [p, p+size) that is still queued
+// must not be freed. REQUIRES: tree_lock held.
 void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
-  Task* t = k.current_task();
   for (const auto& [work, st] : KernelInternal::Works(k)) {
     uintptr_t w = reinterpret_cast<uintptr_t>(work);
     if (w < p || w >= p + size) continue;
-    bool self = st.running == 1 && !st.queued && t && st.runner_id == t->id;
-    if ((st.queued || st.running > 0) && !self) {
+    // process_one_work deactivates the object when it claims the work
+    // (before the function runs): only a queued work is active.
+    if (st.queued) {
       k.Bug(
-          ReportKind::kWorkFreedActive,
+          Check::kOdebugFreeActiveWork,
           "ODEBUG: free active (active state 0) object type: work_struct",
-          std::string("object ") + Hex(w) +
-              (st.queued ? " is queued" : " is running") +
+          std::string("object ") + Hex(w) + " is queued" +
               "\nWARNING: at lib/debugobjects.c debug_print_object+0x85/0xa0");
     }
   }
@@ -191,14 +219,14 @@ void CheckFreedWork(Kernel& k, uintptr_t p, size_t size) {
 
 }  // namespace
 
-void* kmalloc(size_t size, gfp_t, const char* caller) {
-  return AllocIn(size, false, caller);
+void* kmalloc(size_t size, gfp_t flags, const char* caller) {
+  return AllocIn(size, false, flags, caller);
 }
-void* kzalloc(size_t size, gfp_t, const char* caller) {
-  return AllocIn(size, true, caller);
+void* kzalloc(size_t size, gfp_t flags, const char* caller) {
+  return AllocIn(size, true, flags, caller);
 }
-void* kcalloc(size_t n, size_t size, gfp_t, const char* caller) {
-  return AllocIn(n * size, true, caller);
+void* kcalloc(size_t n, size_t size, gfp_t flags, const char* caller) {
+  return AllocIn(n * size, true, flags, caller);
 }
 
 void kfree(const void* p) {
@@ -226,17 +254,11 @@ void kfree(const void* p) {
       KernelInternal::Heap_(k).Free(const_cast<void*>(p), &size);
   l.unlock();
   if (r == Heap::FreeResult::kOk) return;
-  if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) {
-    // SLUB without debugging links the object into its freelist twice; the
-    // kernel dies later, in some kmalloc (the seed's "stack segment" oops
-    // in __kmalloc_track_caller). The model stops at the cause.
-    k.Bug(ReportKind::kDoubleFree, "slab freelist corrupted: double kfree",
-          "double kfree of object at " + Hex(reinterpret_cast<uintptr_t>(p)) +
-              "\nthe next allocations from its cache return it twice; the "
-              "kernel oopses "
-              "later in __kmalloc_track_caller");
-  }
-  k.Bug(ReportKind::kDoubleFree,
+  // SLUB without debugging links the object into its freelist twice and
+  // says nothing; the kernel dies later, in a kmalloc from that cache
+  // (AllocIn).
+  if (!k.config().debug && r == Heap::FreeResult::kDoubleFree) return;
+  k.Bug(Check::kKasanDoubleFree,
         "BUG: KASAN: double-free or invalid-free in kfree",
         std::string(r == Heap::FreeResult::kDoubleFree ? "double-free"
                                                        : "invalid-free") +
@@ -253,7 +275,7 @@ static void KasanCheck(const void* p, size_t size, const char* what,
   if (!k.config().debug) {
     if (!KernelInternal::Heap_(k).Unmapped(p)) return;
     l.unlock();
-    k.Bug(ReportKind::kGeneralProtection,
+    k.Bug(Check::kSlabOutOfBounds,
           "BUG: unable to handle kernel paging request in " + std::string(fn),
           "BUG: unable to handle kernel paging request at " +
               Hex(reinterpret_cast<uintptr_t>(p)) +
@@ -270,7 +292,7 @@ static void KasanCheck(const void* p, size_t size, const char* what,
                      std::to_string(obj->size) + "\nAllocated by " + obj->comm +
                      " in " + obj->site;
   l.unlock();
-  k.Bug(ReportKind::kUseAfterFree,
+  k.Bug(Check::kKasanUseAfterFree,
         "BUG: KASAN: use-after-free in " + std::string(fn), body);
 }
 
@@ -292,7 +314,7 @@ void CheckHeapAtQuiescence(Kernel& k) {
             std::to_string(obj.size) + "):\n  comm \"" + obj.comm +
             "\"\n  backtrace: kmalloc from " + obj.site + "\n";
   }
-  k.Record(ReportKind::kLeak, "kmemleak: suspected memory leak", body);
+  k.Lint(Check::kKmallocLeak, "kmemleak: suspected memory leak", body);
 }
 const QuiescenceCheckRegistration kHeapAtQuiescence(50, "kmalloc",
                                                     CheckHeapAtQuiescence);

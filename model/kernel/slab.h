@@ -25,6 +25,10 @@ inline constexpr uint64_t kPoisonFreePtr = 0x6b6b6b6b6b6b6b6bULL;
 inline constexpr uint64_t kPoisonInusePtr = 0x5a5a5a5a5a5a5a5aULL;
 
 using gfp_t = unsigned;
+// 3.13's bits: __GFP_WAIT is what lets an allocation sleep (might_sleep_if
+// in slab_pre_alloc_hook; __GFP_DIRECT_RECLAIM in 6.x).
+inline constexpr gfp_t __GFP_WAIT = 0x10;
+inline constexpr gfp_t GFP_NOIO = 0x10;
 inline constexpr gfp_t GFP_KERNEL = 0xd0;
 inline constexpr gfp_t GFP_NOFS = 0x50;
 inline constexpr gfp_t GFP_ATOMIC = 0x20;
@@ -54,10 +58,16 @@ class Heap {
   Heap(const Heap&) = delete;
   Heap& operator=(const Heap&) = delete;
 
-  void* Alloc(size_t size, bool zero, std::string site, std::string comm);
+  // Production: `corrupt` (if set) is told when the cache's freelist
+  // handed out an object that is live (it was freed twice: SLUB links it
+  // twice, and the allocation after the first reuse follows a free
+  // pointer its owner has overwritten).
+  void* Alloc(size_t size, bool zero, std::string site, std::string comm,
+              bool* corrupt = nullptr);
   enum class FreeResult { kOk, kDoubleFree, kInvalid };
   // Debug: poisons and quarantines the object starting at p. Production:
-  // returns it to its cache's free list.
+  // returns it to its cache's free list; a second free links it again
+  // (and returns kDoubleFree: nothing is printed at the cause).
   FreeResult Free(void* p, size_t* size_out);
   // The object containing address p (live or freed), or nullptr.
   const HeapObject* Find(const void* p, uintptr_t* base) const;

@@ -47,12 +47,13 @@ void WorkerBody(work_struct* work) {
     fn = work->func;
   }
   work->data.fetch_and(~(1UL << WORK_STRUCT_PENDING_BIT));
-  fn(work);  // may free the work item (legal from its own function)
+  wait_queue_head_t& done = WorkWait(k, work);  // before fn may free work
+  fn(work);  // may free the work item (legal once claimed, as here)
   {
     std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
     KernelInternal::Works(k).erase(work);
   }
-  k.Wake(WorkWait(k, work));
+  k.Wake(done);
 }
 
 }  // namespace
@@ -79,7 +80,7 @@ bool queue_work(workqueue_struct* wq, work_struct* work) {
       (1UL << WORK_STRUCT_PENDING_BIT))
     return false;
   if (work->func == nullptr)
-    k.Bug(ReportKind::kNullDereference,
+    k.Bug(Check::kWorkFuncNull,
           "BUG: unable to handle kernel NULL pointer dereference in queue_work",
           "BUG: unable to handle kernel NULL pointer dereference at "
           "0000000000000000\n"
@@ -122,8 +123,8 @@ bool flush_work(work_struct* work) {
 void CheckWorkAtQuiescence(Kernel& k) {
   for (auto& [w, st] : KernelInternal::Works(k)) {
     if (st.queued || st.running)
-      return k.Record(ReportKind::kQuiescence,
-                      "work item still queued at quiescence", "");
+      return k.Lint(Check::kWorkQueuedAtQuiescence,
+                    "work item still queued at quiescence", "");
   }
 }
 const QuiescenceCheckRegistration kWorkAtQuiescence(40, "work",

@@ -12,6 +12,14 @@
 
 namespace squashlab::testing {
 
+// A debug kernel that also reports lint findings (checks with no kernel
+// counterpart, contracts.h).
+inline KernelConfig LintConfig() {
+  KernelConfig c;
+  c.lint = true;
+  return c;
+}
+
 // Runs `body` as the process-context task "dd" (plus whatever it spawns).
 inline Report RunTask(std::function<void()> body, KernelConfig config = {},
                       std::function<void(Kernel&)> extra_setup = nullptr) {

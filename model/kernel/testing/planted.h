@@ -114,8 +114,13 @@ inline Scenario AtomicityDepth3(bool correct, int pad = 2) {
 }
 
 // ABBA: "a" takes m1 then m2, "b" takes m2 then m1. Needs 1 preemption.
+// A production kernel: the search must find the deadlock itself (a debug
+// kernel's lockdep reports the second order on any schedule).
 inline Scenario Deadlock(bool correct, int pad = 2) {
-  return Scenario{correct ? "deadlock_fixed" : "deadlock", {}, [=](Kernel& k) {
+  KernelConfig prod;
+  prod.debug = false;
+  return Scenario{correct ? "deadlock_fixed" : "deadlock", prod,
+                  [=](Kernel& k) {
                     struct State {
                       mutex m1, m2;
                     };

@@ -13,6 +13,7 @@
 #include "model/kernel/filemap.h"
 #include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
 #include "model/linux/bridge/aops.h"
 #include "model/linux/bridge/registry.h"
 #include "model/linux/bridge/run_state.h"
@@ -142,17 +143,47 @@ int register_filesystem(struct file_system_type* fs) {
 }
 int unregister_filesystem(struct file_system_type*) { return 0; }
 
-// generic_shutdown_super: every inode of the super_block goes, then
-// ->put_super.
+// generic_shutdown_super: the dcache's references go, unreferenced inodes
+// are evicted (truncate_inode_pages_final locks every cached page first: a
+// page left locked makes umount sleep forever), ->put_super runs, and an
+// inode still referenced after it is "VFS: Busy inodes after unmount".
 void kill_block_super(struct super_block* sb) {
+  Kernel& k = Kernel::Current();
+  for (struct inode* i : Run().inodes()) {
+    if (i == nullptr || i->i_sb != sb) continue;
+    auto* m = static_cast<squashlab::address_space*>(i->i_data.sl_model);
+    for (const auto& [index, p] : m->page_tree) {
+      if (!squashlab::PageLocked(p)) continue;
+      k.Record(squashlab::Check::kHungTask,
+               "INFO: task umount blocked for more than 120 seconds.",
+               "INFO: task umount blocked for more than 120 seconds.\n"
+               "in folio_lock from truncate_inode_pages_final (evict): the "
+               "page stays locked and no task will unlock it\n" +
+                   squashlab::dump_page(p));
+      return;
+    }
+  }
+  auto& hash = Run().inode_hash();
   for (struct inode*& i : Run().inodes()) {
     if (i == nullptr || i->i_sb != sb) continue;
+    auto it = hash.find({sb, i->i_ino});
+    if (it == hash.end() || it->second != i) continue;  // not the dcache's
     struct inode* gone = i;
     i = nullptr;
+    hash.erase(it);
     if (sb->s_op->free_inode) sb->s_op->free_inode(gone);
   }
-  Run().inode_hash().clear();
   if (sb->s_op->put_super) sb->s_op->put_super(sb);
+  for (struct inode* i : Run().inodes()) {
+    if (i == nullptr || i->i_sb != sb) continue;
+    k.Warn(squashlab::ReportKind::kLeak,
+           "VFS: Busy inodes after unmount of sda",
+           "VFS: Busy inodes after unmount of sda (squashfs). Self-destruct "
+           "in 5 seconds.  Have a nice day...\ninode " +
+               std::to_string(i->i_ino) + " count " +
+               std::to_string(i->i_count.counter));
+    return;
+  }
 }
 
 extern const struct file_operations generic_ro_fops = {};

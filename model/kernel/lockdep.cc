@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the lock validator's class graph and its circular
+// dependency report.
+#include "model/kernel/lockdep.h"
+
+#include <algorithm>
+
+#include "model/kernel/kernel.h"
+#include "model/kernel/kernel_internal.h"
+
+namespace squashlab {
+
+bool LockdepGraph::Path(const std::string& from, const std::string& to,
+                        std::vector<std::string>* path,
+                        std::set<std::string>* seen) const {
+  path->push_back(from);
+  if (from == to) return true;
+  if (seen->insert(from).second) {
+    auto it = after_.find(from);
+    if (it != after_.end())
+      for (const std::string& n : it->second)
+        if (Path(n, to, path, seen)) return true;
+  }
+  path->pop_back();
+  return false;
+}
+
+std::vector<std::string> LockdepGraph::Acquire(
+    const std::vector<std::string>& held, const std::string& next) {
+  std::lock_guard<std::mutex> l(mu_);
+  std::vector<std::string> cycle;
+  for (const std::string& h : held) {
+    if (h == next) continue;  // recursive locking: not modelled
+    if (after_[h].count(next)) continue;
+    std::vector<std::string> path;
+    std::set<std::string> seen;
+    if (cycle.empty() && Path(next, h, &path, &seen)) cycle = path;
+    after_[h].insert(next);
+  }
+  return cycle;
+}
+
+size_t LockdepGraph::Edges() const {
+  std::lock_guard<std::mutex> l(mu_);
+  size_t n = 0;
+  for (const auto& [c, next] : after_) n += next.size();
+  return n;
+}
+
+namespace {
+
+std::string CircularReport(const Task* t, const std::string& next,
+                           const std::vector<std::string>& cycle,
+                           const char* fn) {
+  std::string who = t ? t->Comm() : std::string("swapper");
+  std::string s =
+      "======================================================\n"
+      "WARNING: possible circular locking dependency detected\n"
+      "------------------------------------------------------\n" +
+      who + " is trying to acquire lock:\n (" + next + "), at: " + fn +
+      "\n\nbut task is already holding lock:\n (" + cycle.back() +
+      ")\n\nwhich lock already depends on the new lock.\n\n"
+      "the existing dependency chain (in reverse order) is:\n";
+  for (size_t i = cycle.size(); i-- > 0;)
+    s += "-> #" + std::to_string(i) + " (" + cycle[i] + ")\n";
+  s += "\n Possible unsafe locking scenario:\n       CPU0        CPU1\n"
+       "       lock(" +
+       cycle.back() + ");\n                   lock(" + next +
+       ");\n                   lock(" + cycle.back() + ");\n       lock(" +
+       next + ");\n\n *** DEADLOCK ***";
+  return s;
+}
+
+}  // namespace
+
+void lockdep_acquire(const char* cls, const char* fn, bool trylock) {
+  Kernel& k = Kernel::Current();
+  Task* t = k.current_task();
+  if (cls == nullptr || t == nullptr || !k.config().debug) return;
+  std::vector<std::string> cycle;
+  {
+    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::vector<std::string>& held = KernelInternal::HeldLocks(k)[t->id];
+    if (!trylock) cycle = KernelInternal::Lockdep(k).Acquire(held, cls);
+    held.push_back(cls);
+  }
+  if (cycle.empty() || !KernelInternal::LockdepOn(k)) return;
+  KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run
+  k.Warn(Check::kLockdepCircular,
+         "WARNING: possible circular locking dependency detected",
+         CircularReport(t, cls, cycle, fn));
+}
+
+void lockdep_release(const char* cls) {
+  Kernel& k = Kernel::Current();
+  Task* t = k.current_task();
+  if (cls == nullptr || t == nullptr || !k.config().debug) return;
+  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::vector<std::string>& held = KernelInternal::HeldLocks(k)[t->id];
+  auto it = std::find(held.rbegin(), held.rend(), std::string(cls));
+  if (it != held.rend()) held.erase(std::next(it).base());
+}
+
+}  // namespace squashlab

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the tests of the lock validator: an ABBA order
+// between two mutexes is reported from the schedule that takes the second
+// order, without the deadlock happening, within one run or across the
+// runs of one campaign; one order is silent.
+#include "model/kernel/lockdep.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "model/kernel/mutex.h"
+#include "model/kernel/testing/contract.h"
+
+namespace squashlab {
+namespace {
+
+using testing::RunTask;
+
+struct Locks {
+  mutex a, b;
+};
+
+Locks* NewLocks() {
+  Locks* l = Kernel::Current().New<Locks>();
+  mutex_init(&l->a);
+  mutex_init(&l->b);
+  return l;
+}
+
+void Take(mutex* first, mutex* second) {
+  mutex_lock(first);
+  mutex_lock(second);
+  mutex_unlock(second);
+  mutex_unlock(first);
+}
+
+// The non-preemptive schedule runs dd to the end: no deadlock can happen.
+TEST(Lockdep, AbbaInOneTaskReportedWithoutDeadlock) {
+  Report r = RunTask([] {
+    Locks* l = NewLocks();
+    Take(&l->a, &l->b);
+    Take(&l->b, &l->a);
+  });
+  EXPECT_REPORT(r, ReportKind::kLockdep);
+  EXPECT_TRUE(r.warning);
+  EXPECT_NE(r.body.find("possible circular locking dependency detected"),
+            std::string::npos);
+  EXPECT_NE(r.source.find("kernel/locking/lockdep.c"), std::string::npos);
+}
+
+TEST(Lockdep, AbbaBetweenTwoTasks) {
+  Report r = RunTask([] {
+    Locks* l = NewLocks();
+    Take(&l->a, &l->b);
+    Kernel::Current().Spawn(TaskSpec{"b", TaskContext::kProcess, 1, 0, 0,
+                                     [l] { Take(&l->b, &l->a); }});
+  });
+  EXPECT_REPORT(r, ReportKind::kLockdep);
+  EXPECT_EQ(r.task.rfind("b:", 0), 0u) << r.task;
+}
+
+// Two runs of one campaign (one config, one graph): the first takes A then
+// B, the second B then A; the second is reported.
+TEST(Lockdep, GraphKeptAcrossRuns) {
+  KernelConfig campaign;
+  campaign.lockdep = std::make_shared<LockdepGraph>();
+  EXPECT_SILENT(RunTask(
+      [] {
+        Locks* l = NewLocks();
+        Take(&l->a, &l->b);
+      },
+      campaign));
+  Report r = RunTask(
+      [] {
+        Locks* l = NewLocks();
+        Take(&l->b, &l->a);
+      },
+      campaign);
+  EXPECT_REPORT(r, ReportKind::kLockdep);
+  // A fresh campaign has no memory of it.
+  EXPECT_SILENT(RunTask([] {
+    Locks* l = NewLocks();
+    Take(&l->b, &l->a);
+  }));
+}
+
+TEST(Lockdep, OneOrderIsSilent) {
+  EXPECT_SILENT(RunTask([] {
+    Locks* l = NewLocks();
+    Take(&l->a, &l->b);
+    Take(&l->a, &l->b);
+    mutex_lock(&l->b);
+    mutex_unlock(&l->b);
+  }));
+}
+
+TEST(Lockdep, ProductionKernelHasNoLockdep) {
+  KernelConfig prod;
+  prod.debug = false;
+  EXPECT_SILENT(RunTask(
+      [] {
+        Locks* l = NewLocks();
+        Take(&l->a, &l->b);
+        Take(&l->b, &l->a);
+      },
+      prod));
+}
+
+}  // namespace
+}  // namespace squashlab
