@@ -90,24 +90,6 @@ DeviceProfile KvmHdb() {
   return p;
 }
 
-// seed 000 (Minchan Kim): his bs sweep answers "Can you specify your test
-// result on ARM with eMMC": it was measured on his Nexus 4 (Snapdragon S4
-// Pro, 4 Krait cores at 1.5 GHz; an eMMC 4.5 part). The thread gives no
-// device figure of it, so the part takes Chanho's derived eMMC timing.
-DeviceProfile EmmcNexus4() {
-  DeviceProfile p = Emmc();
-  p.name = "emmc-nexus4";
-  p.summary =
-      "Nexus 4 eMMC (the 2013 thread, Minchan Kim's bs sweep); timing of "
-      "emmc-hs200";
-  p.command_overhead_ns.source =
-      "assumption: emmc-hs200's derived overhead (no Nexus 4 figure in "
-      "seeds)";
-  p.bandwidth_bytes_per_s.source =
-      "assumption: emmc-hs200's HS200 bus (no Nexus 4 figure in seeds)";
-  return p;
-}
-
 // seed 000 (Minchan Kim's sweep, posted in answer to "your test result on
 // ARM with eMMC"; the design notes (docs/) assign it to the USB stick): dd
 // rates before the patch at bs 32K..288K = 3.6, 6.3, 11.4, 13.6, 19.8, 21.3
@@ -195,8 +177,8 @@ constexpr uint64_t kNearSectors = 256;
 }  // namespace
 
 const std::vector<DeviceProfile>& AllProfiles() {
-  static const std::vector<DeviceProfile> all = {
-      Emmc(), EmmcNexus4(), KvmHdb(), UsbStick(), QspiFlash(), Nvme()};
+  static const std::vector<DeviceProfile> all = {Emmc(), KvmHdb(), UsbStick(),
+                                                 QspiFlash(), Nvme()};
   return all;
 }
 

@@ -36,8 +36,8 @@ TEST(Profile, AllFiveExistAndEveryNumberHasASource) {
     EXPECT_GE(p.max_request_bytes.value, p.command_bytes.value) << p.name;
   }
   EXPECT_EQ(names,
-            (std::vector<std::string>{"emmc-hs200", "emmc-nexus4", "kvm-hdb",
-                                      "usb-stick", "qspi-flash", "nvme"}));
+            (std::vector<std::string>{"emmc-hs200", "kvm-hdb", "usb-stick",
+                                      "qspi-flash", "nvme"}));
   EXPECT_EQ(FindProfile("floppy"), nullptr);
 }
 

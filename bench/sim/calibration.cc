@@ -34,6 +34,7 @@ constexpr double kNexus4ClockRatio = 1.5;
 CpuProfile Nexus4(const CpuProfile& emmc) {
   CpuProfile p;
   p.profile = kNexus4;
+  p.device = "emmc-hs200";  // no Nexus 4 device figure in the seeds
   p.cpu =
       "Nexus 4: Snapdragon S4 Pro, 4 Krait cores at 1.5 GHz (the 2013 "
       "thread, Minchan)";
@@ -181,7 +182,7 @@ std::vector<ProfileConstant> ProfileConstants() {
                    static_cast<double>(cpu.work_dispatch_ns),
                    cpu.dispatch_source});
     out.push_back({name, "ncpus", static_cast<double>(cpu.ncpus), cpu.cpu});
-    const DeviceProfile* d = FindProfile(name);
+    const DeviceProfile* d = FindProfile(cpu.Device());
     if (d == nullptr) continue;
     const std::pair<const char*, const Sourced*> dev[] = {
         {"command_overhead_ns", &d->command_overhead_ns},

@@ -33,13 +33,17 @@ struct HostCosts {
 
 // A device profile's machine.
 struct CpuProfile {
-  std::string profile;  // the hw_emul profile
+  std::string profile;  // the profile's name (usually the hw_emul profile's)
+  std::string device;   // the hw_emul profile it runs on; "": `profile`
   std::string cpu;
   int ncpus = 2;
   double slowdown = 1;  // CPU time there / CPU time here
   std::string slowdown_source;
   uint64_t work_dispatch_ns = 0;  // queue_work -> the work function running
   std::string dispatch_source;
+  const std::string& Device() const {
+    return device.empty() ? profile : device;
+  }
 };
 
 const HostCosts& CommittedHostCosts();

@@ -65,9 +65,10 @@ struct Cells {
                         const std::string& profile = "kvm-hdb") const {
     return out[at.at({profile, v, d, block, bs})];
   }
-  void Add(const CellJob& j, uint32_t block) {
-    at[{j.spec.profile, j.spec.variant, j.spec.decomp, block, j.spec.dd_bs}] =
-        jobs.size();
+  // `key`: the CPU profile's name when it differs from the device's.
+  void Add(const CellJob& j, uint32_t block, const std::string& key = "") {
+    at[{key.empty() ? j.spec.profile : key, j.spec.variant, j.spec.decomp,
+        block, j.spec.dd_bs}] = jobs.size();
     jobs.push_back(j);
   }
 };
@@ -327,10 +328,10 @@ StatusOr<BenchResult> RunFidelity(const BenchOptions& opt,
       for (const char* v : {"async-2013", "sync-3.13"}) {
         CellSpec s;
         s.variant = v;
-        s.profile = profile;
+        s.profile = cpu->Device();
         s.dd_bs = bs;
         s.ncpus = cpu->ncpus;
-        cells.Add({*img, s, cost, is}, 128 << 10);
+        cells.Add({*img, s, cost, is}, 128 << 10, profile);
       }
   }
   if (progress) *progress << cells.jobs.size() << " cells\n" << std::flush;
