@@ -28,9 +28,9 @@ std::vector<std::string> Decompressors() {
 }
 
 std::vector<std::string> WorkloadNames() {
-  std::vector<std::string> names;
-  for (const auto& [name, what] : Workloads()) names.push_back(name);
-  return names;
+  // The committed inputs' layout: the six workloads they were made with
+  // (workloads added later would change what their workload byte means).
+  return {"dd", "dd2", "ddx2", "rand", "reclaim", "pair"};
 }
 
 std::vector<std::string> FaultChoices() {

@@ -21,17 +21,17 @@ DeviceOptions Emmc() {
   return o;
 }
 
-// Async: 878 requests queued ahead, the device never waits for the CPU:
-// 58,707,718 B in 0.942413 s = 62.30 MB/s (dd's 59.4 MiB/s). Requests of 130
-// sectors (the seed's 66,865 B rounded down to whole sectors), one sector apart
-// so that they do not merge.
+// Async: 459 requests queued ahead, the device never waits for the CPU:
+// 58,707,718 B in 0.942413 s = 62.30 MB/s (dd's 59.4 MiB/s). Requests of 250
+// sectors (the seed's 127,903 B rounded up to whole sectors), one sector
+// apart so that they do not merge.
 TEST(Calibration, EmmcQueuedStreamRunsAtTheAsyncDeviceRate) {
-  const int n = 878;
-  const unsigned bytes = 130 * 512;
-  BlockDevice dev(hwtest::PatternImage(uint64_t{n} * 131 * 512), Emmc());
+  const int n = 459;
+  const unsigned bytes = 250 * 512;
+  BlockDevice dev(hwtest::PatternImage(uint64_t{n} * 251 * 512), Emmc());
   Ios ios;
   std::vector<Io*> all;
-  for (int i = 0; i < n; i++) all.push_back(ios.Make(uint64_t{131} * i, bytes));
+  for (int i = 0; i < n; i++) all.push_back(ios.Make(uint64_t{251} * i, bytes));
   uint64_t end = 0;
   auto out = hwtest::RunSimulate(hwtest::DdScenario([&] {
     blk_plug plug;
@@ -54,13 +54,13 @@ TEST(Calibration, EmmcQueuedStreamRunsAtTheAsyncDeviceRate) {
 }
 
 // Sync: 460 requests of one 128K block each, the reader waiting for each
-// and then spending the CPU time the profile derivation leaves (1.653 ms
+// and then spending the CPU time the profile derivation leaves (0.979 ms
 // per block) before the next: 1.393653 s in the seed.
 TEST(Calibration, EmmcSynchronousStreamTakesTheSyncTime) {
   const int n = 460;
   const unsigned bytes =
       249 * 512;  // 127,488 B: the seed's 127,625 B in sectors
-  const uint64_t cpu_ns = 1653203;
+  const uint64_t cpu_ns = 978570;
   BlockDevice dev(hwtest::PatternImage(uint64_t{n} * 249 * 512), Emmc());
   Ios ios;
   uint64_t end = 0;

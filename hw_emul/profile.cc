@@ -13,22 +13,26 @@ namespace {
 
 // seed 000 (Chanho Min): dd bs=64k of 58707718 bytes on a Cortex-A9 with
 // eMMC 4.5 HS200: 1.393653 s sync, 0.942413 s async; mmcqd fetch/idle
-// 920/460 sync, 918/40 async. In mmc_queue_thread one synchronous request
-// costs two fetch iterations (start it; wait for it as mqrq_prev) and one
-// idle, so sync = 460 requests of 127,625 B; async = 918 - 40 = 878
-// requests (one extra fetch per burst, 40 bursts). With mmcqd idle only 40
-// times the async run is device-bound: 878 x overhead + 58707718 B / bus =
-// 0.942413 s. Checks: sync device time 460 x (739 us + 638 us) = 0.633 s,
-// leaving 0.760 s of CPU (1.65 ms per 128K block, ~77 MB/s on the A9).
+// 920/460 sync, 918/40 async. In 3.x's mmc_queue_thread a request costs two
+// fetch iterations whether or not the queue runs dry between requests: one
+// that fetches and starts it, one that finds it in flight as mqrq_prev and
+// waits; a request that arrives during that wait wakes mmcqd (the
+// MMC_QUEUE_NEW_REQUEST "fetch again" path) instead of an idle iteration.
+// Idle counts the times the queue ran dry. So both runs were ~460 requests
+// (920 / 2 and 918 / 2: one per 128K block, 448 blocks + metadata), and the
+// async one ran dry only 40 times: device-bound, 459 x overhead + 58707718 B
+// / bus = 0.942413 s. Check: the sync run's device time is 460 x (1.414 ms +
+// 0.638 ms) = 0.944 s, leaving 0.450 s of CPU (0.98 ms per 128K block:
+// inflate of nearly incompressible data, ~130 MB/s on the 1 GHz A9).
 DeviceProfile Emmc() {
   DeviceProfile p;
   p.name = "emmc-hs200";
   p.summary =
       "eMMC 4.5 HS200 on a 1 GHz Cortex-A9 (the 2013 thread, Chanho Min)";
   p.command_overhead_ns = {
-      739037,
-      "derived: (0.942413 s - 58707718 B / 200 MB/s) / 878 requests "
-      "(seed 000 async dd + fetch/idle 918/40)"};
+      1413670,
+      "derived: (0.942413 s - 58707718 B / 200 MB/s) / 459 requests "
+      "(seed 000 async dd; fetch 918 = 2 per request, idle 40 = dry queue)"};
   p.bandwidth_bytes_per_s = {
       200000000,
       "JEDEC eMMC 4.5 HS200 bus: 200 MHz x 8 bit SDR (not in seeds)"};
@@ -44,12 +48,20 @@ DeviceProfile Emmc() {
   return p;
 }
 
-// seed 000 (Phillip Lougher): KVM guest, 4 cores, core i5 host, /dev/hdb,
-// 3 GB file at 22% (635 MB), 1024K gzip blocks: No-Async Single column
-// mean 98.33 MB/s. Per 1 MiB block: 10.664 ms; minus gzip at 320 MB/s
-// (docs/, measured on this machine; the benchmarks may recalibrate) =
-// 3.277 ms leaves 7.387 ms of device time for 230,686 B (22%), in two
-// 128 KiB commands at 150 us each: 230,686 B / 7.087 ms = 32.55 MB/s.
+// seed 000 (Phillip Lougher): KVM guest, 4 cores, core i5 host, /dev/hdb
+// (the legacy IDE driver: hda/hdb; qemu's emulated IDE, one command at a
+// time), 3 GB file at 22%. Two figures fix the two device numbers, with gzip
+// at 320 MB/s (docs/, measured on this machine):
+//  - the 1024K table's No-Async Single mean, 98.33 MB/s: a 1 MiB block takes
+//    10.664 ms = 3.277 ms gzip + 2 requests x R + 230,686 B / bw;
+//  - "move to a 256K block filesystem, and gain a 74% performance boost"
+//    (256K against 128K, sync): 2 x (R + 28,836 B / bw + 0.410 ms) = 1.74 x
+//    (R + 57,672 B / bw + 0.819 ms).
+// Solved: bw = 205.2 MB/s (the image in the host's page cache, copied by
+// qemu's IDE DMA) and R = 3.131 ms per request: the thread does not say what
+// the host stored the image on; a request that waits for a host disk
+// (half a turn at 7200 rpm is 4.17 ms) or for qemu's emulation round trip
+// is of that order. The 1024K table alone cannot separate R from bw.
 DeviceProfile KvmHdb() {
   DeviceProfile p;
   p.name = "kvm-hdb";
@@ -57,13 +69,12 @@ DeviceProfile KvmHdb() {
       "QEMU/KVM IDE disk /dev/hdb on a core i5 host (the 2013 thread, Phillip "
       "Lougher)";
   p.command_overhead_ns = {
-      150000,
-      "assumption: QEMU IDE emulation per command (several VM exits "
-      "and a host read); not in seeds"};
+      3131400,
+      "derived: the 1024K table's 98.33 MB/s and Phillip's 74% (256K vs "
+      "128K blocks) with gzip at 320 MB/s (seed 000; profile.cc)"};
   p.bandwidth_bytes_per_s = {
-      32550000,
-      "derived: 230,686 B / (1 MiB / 98.33 MB/s - 1 MiB / 320 MB/s - "
-      "2 x 150 us) (seed 000, 1024K table, No-Async Single mean)"};
+      205210000,
+      "derived: same two figures, same solution (seed 000; profile.cc)"};
   p.seek_ns = {
       8500000,
       "assumption: 7200 rpm desktop disk average read seek; host disk not in "

@@ -23,6 +23,9 @@ const std::vector<std::pair<std::string, std::string>>& BenchScenarios() {
        "(qspi-flash)"},
       {"blocksize",
        "throughput vs block size per compressor and variant (kvm-hdb)"},
+      {"fidelity",
+       "every visible figure of the 2013 thread beside the simulation, the "
+       "error and the mechanism"},
   };
   return kAll;
 }
@@ -34,6 +37,7 @@ StatusOr<BenchResult> RunBench(const BenchOptions& opt,
   if (opt.scenario == "usb") return RunUsb(opt, progress);
   if (opt.scenario == "rt-latency") return RunRtLatencyBench(opt, progress);
   if (opt.scenario == "blocksize") return RunBlocksize(opt, progress);
+  if (opt.scenario == "fidelity") return RunFidelity(opt, progress);
   return Status::InvalidArgument("unknown scenario '" + opt.scenario + "'");
 }
 

@@ -10,6 +10,7 @@
 //   usb         Minchan's bs sweep, before/after
 //   rt-latency  the 2018 RT thread's cyclictest, per decompressor strategy
 //   blocksize   throughput vs block size, per compressor and variant
+//   fidelity    every visible figure of the 2013 thread vs the simulation
 #ifndef SQUASHLAB_BENCH_SIM_BENCH_H_
 #define SQUASHLAB_BENCH_SIM_BENCH_H_
 

@@ -53,7 +53,7 @@ StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress) {
       CellSpec s;
       s.variant = v;
       s.decomp = d;
-      s.profile = res.profile;
+      s.profile = cpu->Device();
       s.dd_bs = 64 << 10;
       s.ncpus = cpu->ncpus;
       jobs.push_back({*img, s, cost, is});
@@ -127,7 +127,7 @@ StatusOr<BenchResult> RunUsb(const BenchOptions& opt, std::ostream* progress) {
         CellSpec s;
         s.variant = v;
         s.decomp = d;
-        s.profile = res.profile;
+        s.profile = cpu->Device();
         s.dd_bs = row.bs;
         s.ncpus = cpu->ncpus;
         jobs.push_back({*img, s, cost, is});

@@ -57,6 +57,8 @@ StatusOr<BenchResult> RunRtLatencyBench(const BenchOptions& opt,
                                         std::ostream* progress);
 StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt,
                                    std::ostream* progress);
+StatusOr<BenchResult> RunFidelity(const BenchOptions& opt,
+                                  std::ostream* progress);
 
 }  // namespace squashlab
 

@@ -133,7 +133,7 @@ StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt,
           CellSpec s;
           s.variant = v;
           s.decomp = d;
-          s.profile = res.profile;
+          s.profile = cpu->Device();
           s.dd_bs = 64 << 10;
           s.ncpus = cpu->ncpus;
           jobs.push_back({*img, s, cost, is});

@@ -113,7 +113,7 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt,
         CellSpec s;
         s.variant = c.variant;
         s.decomp = c.decomp;
-        s.profile = res.profile;
+        s.profile = cpu->Device();
         s.dd_bs = bs;
         s.ncpus = cpu->ncpus;
         jobs.push_back({*img, s, cost, is});

@@ -15,6 +15,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "bench/sim/bench_image.h"
 #include "model/sched/cost_model.h"
@@ -32,13 +33,17 @@ struct HostCosts {
 
 // A device profile's machine.
 struct CpuProfile {
-  std::string profile;  // the hw_emul profile
+  std::string profile;  // the profile's name (usually the hw_emul profile's)
+  std::string device;   // the hw_emul profile it runs on; "": `profile`
   std::string cpu;
   int ncpus = 2;
   double slowdown = 1;  // CPU time there / CPU time here
   std::string slowdown_source;
   uint64_t work_dispatch_ns = 0;  // queue_work -> the work function running
   std::string dispatch_source;
+  const std::string& Device() const {
+    return device.empty() ? profile : device;
+  }
 };
 
 const HostCosts& CommittedHostCosts();
@@ -56,6 +61,21 @@ StatusOr<HostCosts> MeasureHostCosts(const std::string& cache_dir);
 // prints the derivation; returns the fitted profiles.
 StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(
     const HostCosts& host, const std::string& cache_dir, std::ostream& log);
+
+// One number of a profile (its machine or its device): the mechanism it
+// stands for, its value and where it comes from (a seed figure, a
+// derivation, a datasheet, an assumption). A profile has each name once:
+// nothing is calibrated per block size, per dd bs or per cell.
+struct ProfileConstant {
+  std::string profile;
+  std::string name;  // one of MechanismConstantNames()
+  double value = 0;
+  std::string source;
+};
+// Every constant of every profile with a calibrated CPU (CPU + device).
+std::vector<ProfileConstant> ProfileConstants();
+// The mechanisms a constant may stand for (bench/sim/README.md).
+const std::vector<std::string>& MechanismConstantNames();
 
 // The seed figures the fits use (MB/s = 10^6 B/s).
 inline constexpr double kSeedKvm1024SyncSingleMBps =

@@ -225,6 +225,57 @@ def plot_latency(res, out):
     save(fig, out)
 
 
+def plot_fidelity(res, out):
+    """fidelity: every visible figure of the thread (black, hatched) beside
+    its simulation (blue), one panel per kind: rates in MB/s (the thread's
+    MiB/s converted), async against sync in %, and counts (log). A stated
+    range is a bar from its low to its high end; a figure, a bar from 0."""
+    recs = res["records"]
+    kinds = [("rates", lambda r: r["unit"] in ("MB/s", "MiB/s"), "MB/s"),
+             ("async vs sync, 256K vs 128K", lambda r: r["unit"] == "%", "%"),
+             ("counts", lambda r: r["unit"] == "count", "count (log)")]
+    panels = [(name, [r for r in recs if pick(r)], xlabel) for name, pick, xlabel in kinds]
+    panels = [p for p in panels if p[1]]
+    heights = [max(2.5, 0.42 * len(p[1]) + 1) for p in panels]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(11, sum(heights) + 1.2),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    sim_style = dict(color="tab:blue")
+    for ax, (name, rows, xlabel) in zip(axes[:, 0], panels):
+        for i, r in enumerate(rows):
+            f = MIB_TO_MB if r["unit"] == "MiB/s" else 1
+            lo, hi = r["thread_lo"] * f, r["thread_hi"] * f
+            plo, phi = r["predicted_lo"] * f, r["predicted_hi"] * f
+            log = r["unit"] == "count"
+            base = 0.5 if log else 0
+            top = max(hi, phi, 1)
+
+            def span(a, b, as_range):
+                if not as_range:  # a figure: a bar from the axis
+                    return base, max(b, base) - base
+                width = max(b - a, 0.012 * top)  # a thin range stays visible
+                return (a + b) / 2 - width / 2, width
+            left, width = span(lo, hi, lo != hi)
+            ax.barh(i - 0.2, width, left=left, height=0.38, label="measured", **MEASURED_BAR)
+            left, width = span(plo, phi, lo != hi)
+            ax.barh(i + 0.2, width, left=left, height=0.38, label="simulated", **sim_style)
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels([("%s (%s)" % (r["id"], "yes" if r["within"] == "yes" else "NO"))
+                            for r in rows])
+        ax.invert_yaxis()
+        if name == "counts":
+            ax.set_xscale("log")
+            plain_log_ticks(ax.xaxis)
+        ax.set_xlabel(xlabel)
+        ax.set_title(name + " (within target?)")
+        ax.grid(alpha=0.3, axis="x")
+    legend_outside(axes[0, 0], handles=[Patch(**MEASURED_BAR, label="measured (the 2013 thread)"),
+                                        Patch(label="simulated", **sim_style)])
+    fig.suptitle("fidelity: the thread's visible figures, measured vs simulated "
+                 "(MiB/s converted to MB/s)", y=1.0)
+    fig.tight_layout()
+    save(fig, out)
+
+
 def draw(res, out):
     """Draws the figure of `res` (a bench JSON result) into `out`."""
     s = res["scenario"]
@@ -234,6 +285,8 @@ def draw(res, out):
         plot_emmc(res, out)
     elif s == "rt-latency":
         plot_latency(res, out)
+    elif s == "fidelity":
+        plot_fidelity(res, out)
     elif s == "usb":
         plot_sweep(res, out, MIB_TO_MB, "dd bs",
                    "usb, simulated on %s: dd throughput by dd bs (the seed's MiB/s converted)"

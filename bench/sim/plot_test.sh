@@ -13,7 +13,7 @@ for p in /usr/bin/python3 python3; do
   if "$p" -c "import matplotlib" 2>/dev/null; then python="$p"; break; fi
 done
 results=()
-for scenario in phillip emmc usb rt-latency blocksize; do
+for scenario in phillip emmc usb rt-latency blocksize fidelity; do
   "$bin" bench "$scenario" --small --cache "$tmp/cache" --json "$tmp/$scenario.json" \
     >/dev/null 2>&1
   results+=("$tmp/$scenario.json")

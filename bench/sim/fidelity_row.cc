@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements a fidelity row's error and target, its record, and
+// the markdown table built from the records of a `fidelity` result.
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "bench/sim/fidelity.h"
+
+namespace squashlab {
+namespace {
+
+std::string Num(double v) {
+  char b[32];
+  if (std::fabs(v) >= 100 || v == std::floor(v))
+    std::snprintf(b, sizeof b, "%.0f", v);
+  else
+    std::snprintf(b, sizeof b, "%.1f", v);
+  return b;
+}
+
+std::string Text(const BenchRecord& r, const std::string& key) {
+  for (const auto& [k, v] : r)
+    if (k == key) {
+      if (const auto* s = std::get_if<std::string>(&v)) return *s;
+      if (const auto* u = std::get_if<uint64_t>(&v)) return std::to_string(*u);
+      char b[32];
+      std::snprintf(b, sizeof b, "%.1f", std::get<double>(v));
+      return b;
+    }
+  return "";
+}
+
+}  // namespace
+
+double FidelityRow::Error() const {
+  double mid = IsRange() ? 0 : lo;
+  if (!IsRange()) {
+    if (mid == 0) return pred_lo == 0 ? 0 : 1;
+    return (pred_lo - mid) / std::fabs(mid);
+  }
+  // The end of the predicted span furthest outside [lo, hi].
+  double worst = 0;
+  if (pred_lo < lo) worst = (pred_lo - lo) / std::fabs(lo);
+  if (pred_hi > hi && (pred_hi - hi) / std::fabs(hi) > std::fabs(worst))
+    worst = (pred_hi - hi) / std::fabs(hi);
+  return worst;
+}
+
+bool FidelityRow::Within() const {
+  if (IsRange()) return Error() == 0;
+  if (tolerance < 0) {  // a factor: within 1/f .. f of the figure
+    double f = -tolerance;
+    return pred_lo >= lo / f && pred_lo <= lo * f;
+  }
+  return std::fabs(Error()) <= tolerance + 1e-9;
+}
+
+BenchRecord FidelityRow::Record() const {
+  std::string thread_value = IsRange() ? Num(lo) + ".." + Num(hi) : Num(lo);
+  std::string predicted =
+      pred_lo == pred_hi ? Num(pred_lo) : Num(pred_lo) + ".." + Num(pred_hi);
+  std::string target = IsRange()       ? "inside the range"
+                       : tolerance < 0 ? "within " + Num(-tolerance) + "x"
+                                       : "within " + Num(100 * tolerance) + "%";
+  return {{"id", id},
+          {"source", source},
+          {"thread", thread},
+          {"unit", unit},
+          {"thread_lo", lo},
+          {"thread_hi", hi},
+          {"thread_value", thread_value},
+          {"predicted_lo", pred_lo},
+          {"predicted_hi", pred_hi},
+          {"predicted", predicted},
+          {"error_pct", 100 * Error()},
+          {"target", target},
+          {"within", std::string(Within() ? "yes" : "no")},
+          {"role", role},
+          {"mechanism", mechanism}};
+}
+
+std::string FidelityMarkdown(const BenchResult& r) {
+  std::ostringstream o;
+  o << "| figure | the thread | thread | simulated | error | target | "
+       "within | role | mechanism |\n";
+  o << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  int within = 0, n = 0;
+  for (const BenchRecord& rec : r.records) {
+    n++;
+    if (Text(rec, "within") == "yes") within++;
+    std::string unit = Text(rec, "unit");
+    std::string sep = unit == "%" ? "" : " ";
+    o << "| " << Text(rec, "id") << " | " << Text(rec, "source") << ": "
+      << Text(rec, "thread") << " | " << Text(rec, "thread_value") << sep
+      << unit << " | " << Text(rec, "predicted") << sep << unit << " | "
+      << Text(rec, "error_pct") << "% | " << Text(rec, "target") << " | "
+      << Text(rec, "within") << " | " << Text(rec, "role") << " | "
+      << Text(rec, "mechanism") << " |\n";
+  }
+  o << "\n" << within << " of " << n << " rows within their target.\n";
+  return o.str();
+}
+
+}  // namespace squashlab
