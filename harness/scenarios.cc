@@ -204,13 +204,13 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"dd2", "two dds (bs=4K, bs=16K) over the same file"},
       {"ddx2", "dds over two different files (one with a fragment tail)"},
       {"rand", "two random readers, 3 reads of 4K each"},
-      {"jbd2",
-       "the two random readers, and a journal thread on each CPU looking up "
-       "buffers of its own device (the bh LRU's evictions)"},
       {"reclaim",
        "dd bs=8K, a second dd from the middle, reclaim evicting clean pages"},
       {"pair",
        "two readers, one page each of two neighbouring blocks, no readahead"},
+      {"jbd2",
+       "the two random readers, and a journal thread on each CPU looking up "
+       "buffers of its own device (the bh LRU's evictions)"},
   };
   return kAll;
 }
