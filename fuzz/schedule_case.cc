@@ -29,7 +29,10 @@ std::vector<std::string> Decompressors() {
 
 std::vector<std::string> WorkloadNames() {
   std::vector<std::string> names;
-  for (const auto& [name, what] : Workloads()) names.push_back(name);
+  // The committed inputs' layout: the six workloads they were made with
+  // (jbd2, added later, would change what their workload byte means).
+  for (const auto& [name, what] : Workloads())
+    if (name != "jbd2") names.push_back(name);
   return names;
 }
 
