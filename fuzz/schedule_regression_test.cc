@@ -68,8 +68,8 @@ TEST(ScheduleRegression, EveryCommittedAsync2013FindingStillReportsItsClass) {
                        << FormatScheduleFinding(run);
     classes.insert(e.kind);
   }
-  // The hang, the use-after-free, the brelse WARN and the NULL dereference
-  // at least (model/variants/README.md).
+  // The hang, the use-after-free, the Bad page state and the NULL
+  // dereference at least (model/variants/README.md).
   EXPECT_GE(classes.size(), 4u) << "manifest lost classes";
 }
 
