@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the equivalence test of the partitioned exhaustive
+// search on the `pair` scenarios, at bounds where one process finishes
+// quickly: for N in {1, 2, 3, 7} parts, the parts' merged outcome set
+// equals the one process's, their complete runs add up to its count, their
+// schedule digests to its digest, and the same report classes are found,
+// the first of each at the same schedule. The one process is the plain
+// search (no partition), observed here independently of the campaign code.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "harness/campaign.h"
+#include "harness/campaign_merge.h"
+#include "model/base/rng.h"
+#include "model/sched/exhaustive_strategy.h"
+
+namespace squashlab {
+namespace {
+
+struct Single {
+  long complete = 0, pruned = 0;
+  uint64_t digest = 0;
+  std::set<uint64_t> outcomes;
+  std::map<std::string, std::string> first_token;  // class -> token
+};
+
+VerifyOptions Options(const std::string& variant, int bound,
+                      std::vector<std::string> kernels) {
+  VerifyOptions v;
+  v.variants = {variant};
+  v.decomps = {"single"};
+  v.workloads = {"pair"};
+  v.kernels = std::move(kernels);
+  v.strategy = "exhaustive";
+  v.preemption_bound = bound;
+  return v;
+}
+
+// The whole search in one process, as verify's exhaustive strategy walks it.
+Single RunSingle(const VerifyOptions& v) {
+  auto cells = MakeCells(v);
+  EXPECT_TRUE(cells.ok()) << cells.status().ToString();
+  Single s;
+  Explorer e;
+  const auto& scenarios = cells->front().scenarios;
+  for (size_t si = 0; si < scenarios.size(); si++) {
+    const RunSpec spec = scenarios[si];
+    ExhaustiveStrategy strategy(v.preemption_bound, v.por, v.iterative);
+    strategy.set_footprint(spec.footprint);
+    for (;;) {
+      uint64_t fp = 0;
+      RunResult r = e.RunOnce(spec, strategy, v.seed, false, &fp);
+      if (r.pruned) {
+        s.pruned++;
+      } else {
+        s.complete++;
+        uint64_t h = 1469598103934665603ULL ^ si;
+        for (int x : r.choices)
+          h = (h ^ static_cast<uint64_t>(x + 1)) * 1099511628211ULL;
+        s.digest += Rng::Mix(h, si);
+        s.outcomes.insert(Rng::Mix(fp, si));
+      }
+      for (const Report& rep : r.reports)
+        s.first_token.emplace(
+            std::string(ReportKindName(rep.kind)) + ": " + rep.title,
+            r.Token(spec.name).ToString());
+      if (!r.more) break;
+    }
+    EXPECT_FALSE(strategy.nondeterministic()) << spec.name;
+  }
+  return s;
+}
+
+TEST(PartitionEquivalence, ShardsTogetherExploreWhatOneProcessExplores) {
+  struct Case {
+    std::string variant;
+    int bound;
+    std::vector<std::string> kernels;
+  };
+  const std::vector<Case> cases = {
+      {"file-cache-3.13", 1, {"debug"}},
+      {"async-fixed", 0, {"debug"}},
+      {"async-2013", 0, {"debug", "prod"}},
+      {"async-2013", 1, {"debug"}},
+  };
+  for (const Case& c : cases) {
+    const VerifyOptions v = Options(c.variant, c.bound, c.kernels);
+    const Single single = RunSingle(v);
+    ASSERT_GT(single.complete, 1) << c.variant;
+    std::printf(
+        "%s bound %d: %ld complete runs, %ld pruned, %zu outcomes, "
+        "%zu classes\n",
+        c.variant.c_str(), c.bound, single.complete, single.pruned,
+        single.outcomes.size(), single.first_token.size());
+    for (int n : {1, 2, 3, 7}) {
+      std::vector<CampaignResult> parts;
+      for (int i = 0; i < n; i++) {
+        CampaignOptions o;
+        o.verify = v;
+        o.part = i;
+        o.parts = n;
+        auto r = RunCampaign(o, nullptr, CampaignHooks{});
+        ASSERT_TRUE(r.ok()) << r.status().ToString();
+        ASSERT_TRUE(r->finished());
+        parts.push_back(std::move(r).value());
+      }
+      auto m = MergeCampaign(parts);
+      ASSERT_TRUE(m.ok()) << m.status().ToString();
+      ASSERT_TRUE(m->finished);
+      const CampaignCell& cell = m->result.cells.front();
+      const std::string what = c.variant + " bound " + std::to_string(c.bound) +
+                               " in " + std::to_string(n) + " parts";
+      EXPECT_EQ(cell.runs - cell.pruned, single.complete) << what;
+      EXPECT_EQ(cell.pruned, single.pruned) << what;
+      EXPECT_EQ(cell.digest, single.digest) << what;
+      EXPECT_EQ(cell.outcomes, single.outcomes) << what;
+      std::map<std::string, std::string> first;
+      for (const CampaignClass& k : cell.classes)
+        first.emplace(k.kind + ": " + k.title, k.token);
+      EXPECT_EQ(first, single.first_token) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace squashlab

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements DfsPartition: how a depth-first search of schedules
+// is split into disjoint parts. The search tree is cut at a depth (a number
+// of choice points): every node at that depth roots a subtree, and every
+// run that ends above it (a leaf of the top of the tree) is a subtree of
+// its own. Subtrees are numbered in depth-first order, the order one
+// process meets them in, and subtree k belongs to part k mod total. Every
+// part walks the top of the tree (one short run per subtree it does not
+// own) and searches only its own subtrees below the cut, so the parts
+// together run exactly the runs of the whole search, each once.
+#ifndef SQUASHLAB_MODEL_SCHED_DFS_PARTITION_H_
+#define SQUASHLAB_MODEL_SCHED_DFS_PARTITION_H_
+
+#include <functional>
+
+namespace squashlab {
+
+// Subtrees planned per part: enough that a few large subtrees do not leave
+// the other parts idle.
+constexpr long kSubtreesPerPart = 8;
+
+struct DfsPartition {
+  int cut = -1;  // the depth of the cut; negative: no partition
+  int total = 1;
+  int index = 0;  // negative: own no subtree (planning the cut)
+  // Subtrees to leave out although owned (finished before a resume).
+  std::function<bool(long subtree)> done;
+  bool active() const { return cut >= 0; }
+  bool Owns(long subtree) const {
+    if (index < 0 || subtree % total != index) return false;
+    return !done || !done(subtree);
+  }
+};
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_SCHED_DFS_PARTITION_H_
