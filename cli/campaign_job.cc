@@ -54,7 +54,7 @@ struct PartRun {
   int part = 0;
   CampaignResult resume;
   bool resumed = false;
-  StatusOr<CampaignResult> result = Status::Ok();
+  StatusOr<CampaignResult> result = Status::InvalidArgument("not run");
   Status saved = Status::Ok();
 };
 
