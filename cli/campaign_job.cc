@@ -179,10 +179,12 @@ int RunCampaignJob(const CampaignJobArgs& args) {
   }
   std::cout << FormatCampaignTable(merged.value());
   if (g_stop.load()) {
-    std::cout << "interrupted: every subtree finished is "
+    std::cout << "interrupted: "
               << (args.checkpoint.empty()
-                      ? "in the table above (no --checkpoint to resume from)"
-                      : "in the checkpoint; the same command resumes")
+                      ? "the table counts the subtrees finished (no "
+                        "--checkpoint to resume from)"
+                      : "the checkpoint holds every run so far; the same "
+                        "command resumes")
               << "\n";
     return 130;
   }

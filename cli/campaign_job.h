@@ -29,7 +29,7 @@ struct CampaignJobArgs {
 
 // Exit status: 0 every part finished and every verdict as expected, 1 not,
 // 2 usage, 4 an output could not be written, 130 interrupted (the
-// checkpoint, if any, holds every subtree finished).
+// checkpoint, if any, holds every run so far).
 int RunCampaignJob(const CampaignJobArgs& args);
 
 // "I/N" with 0 <= I < N; "" on success, else the problem.

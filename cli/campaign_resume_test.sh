@@ -11,7 +11,7 @@ bin="$root/cli/squashlab"
 [[ -x "$bin" ]] || bin="${SQUASHLAB:-bazel-bin/cli/squashlab}"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 args=(campaign --variant async-2013 --decomp single --workload pair --kernel debug
-  --preemption-bound 1 --subtrees-per-part 64 --expect async-2013=fail)
+  --preemption-bound 1 --expect async-2013=fail)
 
 "$bin" "${args[@]}" --out "$tmp/whole.json" >"$tmp/whole.txt"
 

@@ -54,8 +54,8 @@ void AddCampaignCommand(CLI::App* root, CommandRunner* run) {
       ->type_name("FILE")
       ->check(WritableFile());
   c->add_option("--checkpoint", args->checkpoint,
-                "resume from FILE if it exists; save every finished subtree "
-                "there (FILE.K per part with --jobs)")
+                "resume from FILE if it exists; save the search's position "
+                "there as it goes (FILE.K per part with --jobs)")
       ->type_name("FILE")
       ->check(WritableFile());
   c->add_option("--expect", args->expect,
@@ -64,8 +64,8 @@ void AddCampaignCommand(CLI::App* root, CommandRunner* run) {
   c->footer(
       "The parts of one campaign search disjoint subtrees and together "
       "exactly the runs of one process; `squashlab merge` adds them up. "
-      "SIGINT or SIGTERM stops at the last finished subtree (saved with "
-      "--checkpoint); the same command resumes.\n"
+      "SIGINT or SIGTERM stops after the current run (its position saved "
+      "with --checkpoint); the same command resumes with the next run.\n"
       "Exit status: 0 every part finished and every verdict as expected "
       "(a shard need not find a violation expected of the whole), 1 not, "
       "2 usage, 4 an output could not be written, 130 interrupted.");

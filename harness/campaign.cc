@@ -26,14 +26,6 @@ std::tuple<long, long, long> Order(const CampaignClass& c) {
   return {c.scenario_index, c.subtree, c.run_in_subtree};
 }
 
-// What one subtree found, added to the cell when the subtree is done.
-struct Pending {
-  long runs = 0, pruned = 0, failing = 0;
-  uint64_t digest = 0;
-  std::vector<uint64_t> outcomes;
-  std::vector<CampaignClass> classes;
-};
-
 void AddClass(std::vector<CampaignClass>* to, const CampaignClass& c) {
   for (CampaignClass& x : *to) {
     if (x.kind != c.kind || x.title != c.title) continue;
@@ -45,7 +37,7 @@ void AddClass(std::vector<CampaignClass>* to, const CampaignClass& c) {
   to->push_back(c);
 }
 
-void Commit(const Pending& p, CampaignCell* cell) {
+void Commit(const CampaignTally& p, CampaignCell* cell) {
   cell->runs += p.runs;
   cell->pruned += p.pruned;
   cell->failing += p.failing;
@@ -96,8 +88,18 @@ class Searcher {
     for (long k = opt_.part; k < search.subtrees; k += opt_.parts)
       progress.subtrees_owned++;
     progress.subtrees_done = static_cast<long>(search.done.size());
-    Pending p;
+    CampaignTally p;
     long current = -1, run_in = 0;
+    if (search.cursor) {  // resumed inside a subtree
+      s->Restore(search.cursor->position);
+      p = std::move(search.cursor->tally);
+      current = search.cursor->subtree;
+      run_in = search.cursor->run_in_subtree;
+      search.cursor.reset();
+    }
+    auto save_cursor = [&] {
+      search.cursor = CampaignCursor{s->Save(), current, run_in, p};
+    };
     auto start = std::chrono::steady_clock::now();
     auto commit = [&] {
       Commit(p, &cell);
@@ -110,19 +112,26 @@ class Searcher {
       if (hooks_.committed) hooks_.committed(*res_);
     };
     for (;;) {
-      if (hooks_.stop != nullptr && hooks_.stop->load()) return false;
+      if (hooks_.stop != nullptr && hooks_.stop->load()) {
+        save_cursor();
+        return false;
+      }
       uint64_t fp = 0;
       RunResult r = explorer_.RunOnce(spec, *s, v.seed, false, &fp);
       if (r.owned) {
         if (s->subtree() != current) {
           if (current >= 0) commit();
           current = s->subtree();
-          p = Pending{};
+          p = CampaignTally{};
           run_in = 0;
         }
         Record(r, fp, sc.name, si, current, run_in++, &p);
         progress.runs = cell.runs + p.runs;
-        ++session_runs_;
+        if (++session_runs_ % 4096 == 0 && hooks_.committed && r.more) {
+          save_cursor();  // a checkpoint inside a long subtree
+          hooks_.committed(*res_);
+          search.cursor.reset();
+        }
       }
       progress.session_runs = session_runs_;
       progress.level = s->level();
@@ -137,7 +146,7 @@ class Searcher {
 
  private:
   static void Record(const RunResult& r, uint64_t fp, const std::string& name,
-                     size_t si, long subtree, long run_in, Pending* p) {
+                     size_t si, long subtree, long run_in, CampaignTally* p) {
     p->runs++;
     if (r.pruned) {
       p->pruned++;
@@ -227,7 +236,7 @@ StatusOr<CampaignResult> RunCampaign(const CampaignOptions& opt,
       cell.variant = c.variant;
       cell.decomp = c.decomp;
       for (const Scenario& sc : c.scenarios)
-        cell.searches.push_back(CampaignSearch{sc.name, 0, 0, {}, false});
+        cell.searches.push_back(CampaignSearch{sc.name, 0, 0, {}, false, {}});
       res.cells.push_back(std::move(cell));
     }
   }

@@ -14,12 +14,14 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "harness/verify.h"
 #include "model/sched/dfs_partition.h"
+#include "model/sched/exhaustive_strategy.h"
 
 namespace squashlab {
 
@@ -44,6 +46,22 @@ struct CampaignClass {
   long scenario_index = 0, subtree = 0, run_in_subtree = 0;
 };
 
+// What runs found, before they are added to a cell.
+struct CampaignTally {
+  long runs = 0, pruned = 0, failing = 0;
+  uint64_t digest = 0;
+  std::vector<uint64_t> outcomes;
+  std::vector<CampaignClass> classes;
+};
+
+// Where a stopped search was: the strategy's position after its last run,
+// and what the subtree it was in found so far.
+struct CampaignCursor {
+  ExhaustiveStrategy::Position position;
+  long subtree = -1, run_in_subtree = 0;
+  CampaignTally tally;
+};
+
 // One scenario's search in the part.
 struct CampaignSearch {
   std::string scenario;
@@ -51,6 +69,7 @@ struct CampaignSearch {
   long subtrees = 0;       // at the cut, in the whole search
   std::vector<long> done;  // this part's subtrees searched to the end
   bool finished = false;   // every subtree of the part is done
+  std::optional<CampaignCursor> cursor;  // stopped inside a subtree
 };
 
 struct CampaignCell {
@@ -99,14 +118,15 @@ struct CampaignHooks {
   const std::atomic<bool>* stop = nullptr;
   // After each run, with the progress.
   std::function<void(const CampaignProgress&)> progress;
-  // After each commit (a subtree done), with the result so far: a
-  // checkpoint to write.
+  // After each commit (a subtree done) and every few thousand runs (with
+  // the search's cursor), with the result so far: a checkpoint to write.
   std::function<void(const CampaignResult&)> committed;
 };
 
 // Runs the part, starting from `resume` when it is set (a checkpoint of
-// the same campaign and part: its done subtrees are left out and its
-// counts kept). Stops early, at a commit, when hooks.stop is set.
+// the same campaign and part: its done subtrees are left out, its counts
+// kept, and a stopped search goes on from its cursor). Stops between two
+// runs when hooks.stop is set, leaving a cursor in the result.
 StatusOr<CampaignResult> RunCampaign(const CampaignOptions& opt,
                                      const CampaignResult* resume,
                                      const CampaignHooks& hooks);

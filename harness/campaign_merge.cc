@@ -76,6 +76,7 @@ StatusOr<MergedCampaign> MergeCampaign(
     for (CampaignSearch& s : c.searches) {
       s.done.clear();
       s.finished = true;
+      s.cursor.reset();  // an unfinished subtree's runs count nowhere yet
     }
   }
   for (const CampaignResult& p : parts) {

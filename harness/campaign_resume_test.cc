@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the tests of a campaign stopped and resumed: stopped
-// after a random number of finished subtrees (as SIGINT stops it), its
-// checkpoint written as JSON and read back, and resumed, again and again,
+// after a random number of runs (as SIGINT stops it), its checkpoint
+// written as JSON and read back, and resumed, again and again,
 // it ends with exactly the totals of an uninterrupted campaign — runs,
 // abandoned runs, schedule digest, outcomes, classes with their first
 // schedule and their run counts.
@@ -24,7 +24,6 @@ CampaignOptions Options(int part, int parts) {
   o.verify.preemption_bound = 0;
   o.part = part;
   o.parts = parts;
-  o.subtrees_per_part = 32;  // fine-grained commits
   return o;
 }
 
@@ -59,14 +58,15 @@ TEST(CampaignResume, StoppedAndResumedGivesTheUninterruptedTotals) {
       std::string checkpoint;
       int stops = 0;
       for (int attempt = 0; attempt < 100; attempt++) {
-        const long commits_before_stop =
-            std::uniform_int_distribution<long>(1, 6)(rng);
+        // Stop after a random number of runs, as a signal would, inside a
+        // subtree or between two.
+        const long runs_before_stop =
+            std::uniform_int_distribution<long>(1, 400)(rng);
         std::atomic<bool> stop{false};
-        long commits = 0;
         CampaignHooks hooks;
         hooks.stop = &stop;
-        hooks.committed = [&](const CampaignResult&) {
-          if (++commits >= commits_before_stop) stop.store(true);
+        hooks.progress = [&](const CampaignProgress& p) {
+          if (p.session_runs >= runs_before_stop) stop.store(true);
         };
         CampaignResult resume;
         if (!checkpoint.empty()) {

@@ -183,4 +183,19 @@ bool ExhaustiveStrategy::EndRun(long) {
   return false;
 }
 
+ExhaustiveStrategy::Position ExhaustiveStrategy::Save() const {
+  return Position{stack_,    level_,   schedules_,    pruned_,
+                  subtrees_, subtree_, subtree_owned_};
+}
+
+void ExhaustiveStrategy::Restore(const Position& p) {
+  stack_ = p.stack;
+  level_ = p.level;
+  schedules_ = p.schedules;
+  pruned_ = p.pruned;
+  subtrees_ = p.subtrees;
+  subtree_ = p.subtree;
+  subtree_owned_ = p.subtree_owned;
+}
+
 }  // namespace squashlab

@@ -75,6 +75,25 @@ class ExhaustiveStrategy : public Strategy {
   long subtrees() const { return subtrees_; }
   // Whether the run that just ended reached the cut.
   bool reached_cut() const { return reached_cut_; }
+  // One choice point of the current path.
+  struct Frame {
+    std::vector<int> order;  // the non-preemptive default first
+    size_t idx = 0;
+    int current = -1;
+    bool current_enabled = false;
+    int preemptions_before = 0;
+  };
+  // Where the search is between two runs. Restored into a strategy made
+  // alike (bound, reduction, footprints, partition), it goes on with the
+  // run that would have come next: a checkpoint loses and repeats nothing.
+  struct Position {
+    std::vector<Frame> stack;
+    int level = 0;
+    long schedules = 0, pruned = 0, subtrees = 0, subtree = -1;
+    bool subtree_owned = true;
+  };
+  Position Save() const;
+  void Restore(const Position& p);
   // Runs so far of this part (complete or abandoned), and of them the
   // abandoned ones.
   long schedules() const { return schedules_; }
@@ -86,13 +105,6 @@ class ExhaustiveStrategy : public Strategy {
   bool nondeterministic() const { return nondeterministic_; }
 
  private:
-  struct Frame {
-    std::vector<int> order;  // the non-preemptive default first
-    size_t idx = 0;
-    int current = -1;
-    bool current_enabled = false;
-    int preemptions_before = 0;
-  };
   struct LoggedStep {
     int task;
     bool created;
