@@ -120,6 +120,23 @@ int RunCampaignJob(const CampaignJobArgs& args) {
   g_stop.store(false);
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
+  // Local parts share the subtrees as they go (a part busy in a large one
+  // leaves the next to the others); resumed, every subtree a part finished
+  // or stopped in is claimed first.
+  SubtreeClaims claims;
+  if (runs.size() > 1) {
+    for (const PartRun& run : runs) {
+      if (!run.resumed) continue;
+      for (size_t ci = 0; ci < run.resume.cells.size(); ci++) {
+        const auto& searches = run.resume.cells[ci].searches;
+        for (size_t si = 0; si < searches.size(); si++) {
+          for (long k : searches[si].done) claims.Claim(ci, si, k);
+          if (searches[si].cursor && searches[si].cursor->subtree >= 0)
+            claims.Claim(ci, si, searches[si].cursor->subtree);
+        }
+      }
+    }
+  }
   CampaignProgressLine progress(runs.size(), args.opt.preemption_bound,
                                 isatty(STDERR_FILENO) == 1);
   auto work = [&](PartRun& run, size_t slot) {
@@ -128,6 +145,7 @@ int RunCampaignJob(const CampaignJobArgs& args) {
     o.part = run.part;
     o.parts = parts;
     o.subtrees_per_part = args.subtrees_per_part;
+    if (runs.size() > 1) o.claims = &claims;
     CampaignHooks hooks;
     hooks.stop = &g_stop;
     hooks.progress = [&progress, slot](const CampaignProgress& p) {

@@ -78,6 +78,10 @@ class Searcher {
     part.total = opt_.parts;
     part.index = opt_.part;
     part.done = [&done](long subtree) { return done.count(subtree) > 0; };
+    if (opt_.claims != nullptr)
+      part.claim = [this, ci, si](long subtree) {
+        return opt_.claims->Claim(ci, si, subtree);
+      };
     auto s = make();
     s->set_partition(part);
     CampaignProgress progress;
@@ -177,6 +181,11 @@ class Searcher {
 };
 
 }  // namespace
+
+bool SubtreeClaims::Claim(size_t cell, size_t scenario, long subtree) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return claimed_.emplace(cell, scenario, subtree).second;
+}
 
 bool CampaignCell::finished() const {
   for (const CampaignSearch& s : searches)

@@ -14,9 +14,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness/verify.h"
@@ -24,6 +26,18 @@
 #include "model/sched/exhaustive_strategy.h"
 
 namespace squashlab {
+
+// Subtrees claimed by the parts of one process (parts that share the
+// work as they go rather than by subtree number). Thread-safe.
+class SubtreeClaims {
+ public:
+  // True for the first caller with these (cell, scenario, subtree).
+  bool Claim(size_t cell, size_t scenario, long subtree);
+
+ private:
+  std::mutex mu_;
+  std::set<std::tuple<size_t, size_t, long>> claimed_;
+};
 
 struct CampaignOptions {
   // The cells and their scenarios, the bound, the reduction, the seed;
@@ -34,6 +48,10 @@ struct CampaignOptions {
   int parts = 1;
   // Subtrees planned per part (the cut), the same in every part.
   long subtrees_per_part = kSubtreesPerPart;
+  // Shared by the parts of one process: subtrees go to the first part
+  // that gets to them. Resuming, claim first every subtree some part
+  // finished or stopped in.
+  SubtreeClaims* claims = nullptr;
 };
 
 // The first run of a report class in the part, and where it is in the

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <set>
+#include <thread>
 
 #include "harness/campaign.h"
 #include "harness/campaign_merge.h"
@@ -109,6 +110,41 @@ void ExpectEquivalent(const std::string& variant, int bound,
     for (const CampaignClass& k : cell.classes)
       first.emplace(k.kind + ": " + k.title, k.token);
     EXPECT_EQ(first, single.first_token) << what;
+  }
+}
+
+// Parts on threads that claim subtrees as they get to them (verify
+// --jobs): whoever searches what, together they run the whole search.
+TEST(PartitionEquivalence, ClaimingPartsOnThreads) {
+  const VerifyOptions v = Options("file-cache-3.13", 1, {"debug"});
+  const Single single = RunSingle(v);
+  for (int n : {2, 3}) {
+    SubtreeClaims claims;
+    std::vector<StatusOr<CampaignResult>> results(
+        static_cast<size_t>(n), Status::InvalidArgument("not run"));
+    std::vector<std::thread> threads;
+    for (int i = 0; i < n; i++)
+      threads.emplace_back([&, i] {
+        CampaignOptions o;
+        o.verify = v;
+        o.part = i;
+        o.parts = n;
+        o.claims = &claims;
+        results[static_cast<size_t>(i)] = RunCampaign(o, nullptr, {});
+      });
+    for (std::thread& t : threads) t.join();
+    std::vector<CampaignResult> parts;
+    for (auto& r : results) {
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      parts.push_back(std::move(r).value());
+    }
+    auto m = MergeCampaign(parts);
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    const CampaignCell& cell = m->result.cells.front();
+    EXPECT_EQ(cell.runs - cell.pruned, single.complete) << n;
+    EXPECT_EQ(cell.pruned, single.pruned) << n;
+    EXPECT_EQ(cell.digest, single.digest) << n;
+    EXPECT_EQ(cell.outcomes, single.outcomes) << n;
   }
 }
 

@@ -4,10 +4,13 @@
 // of choice points): every node at that depth roots a subtree, and every
 // run that ends above it (a leaf of the top of the tree) is a subtree of
 // its own. Subtrees are numbered in depth-first order, the order one
-// process meets them in, and subtree k belongs to part k mod total. Every
-// part walks the top of the tree (one short run per subtree it does not
-// own) and searches only its own subtrees below the cut, so the parts
-// together run exactly the runs of the whole search, each once.
+// process meets them in, and subtree k belongs to part k mod total — or,
+// with a claim function (parts in one process), to the first part that
+// claims it when it gets there, so that a part busy in a large subtree
+// leaves the next ones to the others. Every part walks the top of the tree (one
+// short run per subtree it does not own) and searches only its own subtrees
+// below the cut, so the parts together run exactly the runs of the whole
+// search, each once.
 #ifndef SQUASHLAB_MODEL_SCHED_DFS_PARTITION_H_
 #define SQUASHLAB_MODEL_SCHED_DFS_PARTITION_H_
 
@@ -25,10 +28,13 @@ struct DfsPartition {
   int index = 0;  // negative: own no subtree (planning the cut)
   // Subtrees to leave out although owned (finished before a resume).
   std::function<bool(long subtree)> done;
+  // If set: true for the first part to ask for a subtree, false after.
+  std::function<bool(long subtree)> claim;
   bool active() const { return cut >= 0; }
+  // Asked once per subtree, when the part gets to it.
   bool Owns(long subtree) const {
-    if (index < 0 || subtree % total != index) return false;
-    return !done || !done(subtree);
+    if (index < 0 || (done && done(subtree))) return false;
+    return claim ? claim(subtree) : subtree % total == index;
   }
 };
 
