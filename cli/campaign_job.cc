@@ -196,6 +196,14 @@ int RunCampaignJob(const CampaignJobArgs& args) {
     if (!st.ok()) return Fail("", out, st);
   }
   std::cout << FormatCampaignTable(merged.value());
+  if (results.size() > 1) {  // how evenly the parts shared the work
+    for (const CampaignResult& r : results) {
+      long n = 0;
+      for (const CampaignCell& c : r.cells) n += c.runs;
+      std::cout << "  part " << r.part << ": " << n << " runs, "
+                << static_cast<long>(r.seconds) << " s\n";
+    }
+  }
   if (g_stop.load()) {
     std::cout << "interrupted: "
               << (args.checkpoint.empty()
