@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "cli/arg_checks.h"
+#include "cli/campaign_job.h"
 #include "cli/cli_status.h"
 #include "cli/commands.h"
+#include "cli/exploration_options.h"
 #include "cli/model_choices.h"
 #include "cli/verify_expectations.h"
 #include "cli/verify_json.h"
@@ -42,15 +44,8 @@ struct VerifyArgs {
   std::vector<std::string> expect;
   std::string json, out_dir;
   std::string source;  // a user's fs/squashfs tree
+  int jobs = 0;        // > 0: the partitioned exhaustive search on threads
 };
-
-// --variant also takes "linux-src", the tree --source builds.
-std::vector<std::string> VariantNamesWithSource() {
-  std::vector<std::string> v = VariantNames();
-  if (std::find(v.begin(), v.end(), "linux-src") == v.end())
-    v.push_back("linux-src");
-  return v;
-}
 
 std::vector<std::string> VariantsRun(const VerifyOptions& opt) {
   return opt.variants.empty() ? VariantNames() : opt.variants;
@@ -110,11 +105,30 @@ int BuildSource(VerifyArgs& args) {
   return -1;
 }
 
+// --jobs: the exhaustive search split as a campaign's is, one part per
+// thread, ending in the campaign's table.
+int RunVerifyJobs(const VerifyArgs& args) {
+  if (args.opt.strategy != "exhaustive")
+    return UsageError("verify", "--jobs needs --strategy exhaustive");
+  if (!args.out_dir.empty())
+    return UsageError("verify", "--jobs writes no --out directory");
+  CampaignJobArgs c;
+  c.command = "verify";
+  c.opt = args.opt;
+  c.opt.all_classes = true;
+  c.shard = "0/1";
+  c.jobs = args.jobs;
+  c.out = args.json;
+  c.expect = args.expect;
+  return RunCampaignJob(c);
+}
+
 int RunVerifyJob(VerifyArgs& args) {
   if (!args.source.empty()) {
     int rc = BuildSource(args);
     if (rc >= 0) return rc;
   }
+  if (args.jobs > 0) return RunVerifyJobs(args);
   VerifyOptions& opt = args.opt;
   opt.all_classes = !args.first_only;
   Expectations expected = args.expect.empty() && opt.variants.empty()
@@ -158,29 +172,7 @@ int RunVerifyJob(VerifyArgs& args) {
 }
 
 void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
-  c->add_option("--variant", opt->variants,
-                "a read-path variant to explore (repeatable; "
-                "default: all)")
-      ->type_name("V")
-      ->check(CLI::IsMember(VariantNamesWithSource()));
-  c->add_option("--decomp", opt->decomps,
-                "a decompressor strategy (repeatable; default: all)")
-      ->type_name("D")
-      ->check(CLI::IsMember(DecompNames()));
-  c->add_option("--workload", opt->workloads,
-                "a workload (repeatable; default: the default set)")
-      ->type_name("W")
-      ->check(CLI::IsMember(WorkloadNames()));
-  c->add_option("--kernel", opt->kernels,
-                "debug (KASAN, poisoning, DEBUG_VM) or prod (a production "
-                "slab: freed objects "
-                "reused, consequences play out); repeatable (default: both)")
-      ->type_name("K")
-      ->check(CLI::IsMember({"debug", "prod"}));
-  c->add_option("--image", opt->image,
-                "a SquashFS image to read (default: the embedded one)")
-      ->type_name("IMG")
-      ->check(CLI::ExistingFile);
+  AddCellOptions(c, opt);
   c->add_option("--strategy", opt->strategy, "how schedules are chosen")
       ->capture_default_str()
       ->check(CLI::IsMember({"pct", "random", "exhaustive"}));
@@ -193,30 +185,8 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
       ->capture_default_str()
       ->type_name("S")
       ->check(PositiveSeconds());
-  c->add_option(
-       "--faults", opt->faults,
-       "eio, reada or bitflip (or an hw_emul fault plan with --device)")
-      ->type_name("PLAN");
-  c->add_option("--device", opt->device,
-                "an hw_emul device instead of the RAM disk (emmc-hs200, "
-                "kvm-hdb, usb-stick, "
-                "qspi-flash, nvme; bs=512|1024|4096)")
-      ->type_name("PROFILE[,bs=N]");
-  c->add_option("--seed", opt->seed, "the first seed")
-      ->capture_default_str()
-      ->type_name("N");
-  c->add_option("--preemption-bound", opt->preemption_bound,
-                "exhaustive: preemptions at most")
-      ->capture_default_str()
-      ->type_name("N")
-      ->check(AtLeast(0));
-  c->add_flag_callback(
-      "--no-por", [opt] { opt->por = opt->iterative = false; },
-      "exhaustive: the full search (no partial-order reduction, one pass at "
-      "the bound)");
-  c->add_flag("--lint", opt->lint,
-              "also report lint findings (checks with no kernel "
-              "counterpart, titled 'lint: ...'); they count in the verdict");
+  AddPlanOptions(c, opt);
+  AddBoundOptions(c, opt);
   c->add_flag_callback(
       "--no-minimise", [opt] { opt->minimise = false; },
       "report failures as found, not minimised");
@@ -262,6 +232,13 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
                 "write the result as JSON (docs/schema/verify.schema.json)")
       ->type_name("FILE")
       ->check(WritableFile());
+  c->add_option("--jobs", args->jobs,
+                "exhaustive: split the search by schedule prefix into N parts "
+                "searched by N threads, to the end (no budget or time), and "
+                "print the campaign table (see campaign); --json then writes "
+                "docs/schema/campaign.schema.json")
+      ->type_name("N")
+      ->check(AtLeast(1));
   c->add_option("--out", args->out_dir,
                 "write per class the report, the minimised ftrace listing and "
                 "a Perfetto trace")

@@ -27,6 +27,8 @@ void AddExtractCommand(CLI::App* root, CommandRunner* run);
 void AddVerifyCommand(CLI::App* root, CommandRunner* run);
 void AddReproCommand(CLI::App* root, CommandRunner* run);
 void AddBenchCommand(CLI::App* root, CommandRunner* run);
+void AddCampaignCommand(CLI::App* root, CommandRunner* run);
+void AddMergeCommand(CLI::App* root, CommandRunner* run);
 
 // One image command alone, parsed as on the command line, with the
 // arguments after its name (command_line.cc).

@@ -29,8 +29,9 @@ Conventions of every command: help goes to stdout with exit 0; a usage
 mistake prints one line and `try 'squashlab COMMAND --help'` to stderr with
 exit 2, before any work starts (numbers, choices, and output paths are
 checked first); `--` ends the options. JSON outputs follow
-[docs/schema/verify.schema.json](schema/verify.schema.json) and
-[docs/schema/bench.schema.json](schema/bench.schema.json).
+[docs/schema/verify.schema.json](schema/verify.schema.json),
+[docs/schema/bench.schema.json](schema/bench.schema.json) and
+[docs/schema/campaign.schema.json](schema/campaign.schema.json).
 HEAD
 
 section "squashlab" --help

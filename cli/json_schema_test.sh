@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# This file validates real `squashlab verify --json` and `squashlab bench
-# --json` output files (small runs) against docs/schema/*.schema.json.
+# This file validates real `squashlab verify --json`, `squashlab bench
+# --json`, `squashlab campaign --out` and `squashlab merge --json` output
+# files (small runs) against docs/schema/*.schema.json.
 set -euo pipefail
 root="${TEST_SRCDIR:-}/squashlab"
 [[ -d "$root/docs/schema" ]] || root="."
@@ -18,6 +19,16 @@ py=/usr/bin/python3
 "$bin" verify --variant async-2013 --variant sync-3.13 --decomp single --budget 60 \
   --expect async-2013=fail --json "$tmp/verify.json" >/dev/null 2>&1
 "$py" "$validate" "$root/docs/schema/verify.schema.json" "$tmp/verify.json"
+
+# A campaign in two shards (a failing cell: classes with tokens) and their
+# merge.
+for i in 0 1; do
+  "$bin" campaign --variant async-2013 --decomp single --workload pair --kernel debug \
+    --preemption-bound 0 --shard "$i/2" --out "$tmp/part$i.json" >/dev/null 2>&1 || [[ $? -eq 1 ]]
+  "$py" "$validate" "$root/docs/schema/campaign.schema.json" "$tmp/part$i.json"
+done
+"$bin" merge "$tmp/part0.json" "$tmp/part1.json" --json "$tmp/merged.json" >/dev/null
+"$py" "$validate" "$root/docs/schema/campaign.schema.json" "$tmp/merged.json"
 
 for scenario in emmc rt-latency; do
   "$bin" bench "$scenario" --small --cache "$tmp/cache" --json "$tmp/bench-$scenario.json" \

@@ -8,5 +8,6 @@ int main(int argc, char** argv) {
   return RunCommandLine(
       Args(argv + 1, argv + argc),
       {AddInfoCommand, AddLsCommand, AddCatCommand, AddExtractCommand,
-       AddVerifyCommand, AddReproCommand, AddBenchCommand});
+       AddVerifyCommand, AddCampaignCommand, AddMergeCommand, AddReproCommand,
+       AddBenchCommand});
 }

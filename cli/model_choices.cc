@@ -3,6 +3,8 @@
 // from the model's and the benchmarks' own tables.
 #include "cli/model_choices.h"
 
+#include <algorithm>
+
 #include "bench/sim/bench.h"
 #include "bench/sim/calibration.h"
 #include "harness/linux_mount.h"
@@ -18,6 +20,13 @@ std::vector<std::string> VariantNames() {
   for (const auto* v : AllReadPaths()) out.push_back(v->name);
   for (const auto& v : LinuxVariantNames()) out.push_back(v);
   return out;
+}
+
+std::vector<std::string> VariantNamesWithSource() {
+  std::vector<std::string> v = VariantNames();
+  if (std::find(v.begin(), v.end(), "linux-src") == v.end())
+    v.push_back("linux-src");
+  return v;
 }
 
 std::vector<std::string> DecompNames() {

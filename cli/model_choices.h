@@ -10,7 +10,9 @@
 
 namespace squashlab::cli {
 
-std::vector<std::string> VariantNames();        // AllReadPaths()
+std::vector<std::string> VariantNames();  // AllReadPaths()
+// VariantNames() and "linux-src" (the tree `verify --source` builds).
+std::vector<std::string> VariantNamesWithSource();
 std::vector<std::string> DecompNames();         // AllDecompressors()
 std::vector<std::string> WorkloadNames();       // Workloads()
 std::vector<std::string> BenchScenarioNames();  // BenchScenarios()

@@ -257,11 +257,20 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
   return cell;
 }
 
-StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
+std::vector<std::string> WorkloadsOf(const VerifyOptions& opt) {
+  return opt.workloads.empty() ? DefaultWorkloads() : opt.workloads;
+}
+
+std::vector<std::string> KernelsOf(const VerifyOptions& opt) {
+  if (!opt.kernels.empty()) return opt.kernels;
+  return opt.all_classes ? std::vector<std::string>{"debug", "prod"}
+                         : std::vector<std::string>{"debug"};
+}
+
+StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
   auto image = ImageFor(opt.image);
   if (!image.ok()) return image.status();
-  std::vector<std::string> variants = opt.variants, decomps = opt.decomps,
-                           workloads = opt.workloads;
+  std::vector<std::string> variants = opt.variants, decomps = opt.decomps;
   if (variants.empty()) {
     for (const auto* v : AllReadPaths()) variants.push_back(v->name);
     for (const auto& v : LinuxVariantNames()) variants.push_back(v);
@@ -269,51 +278,53 @@ StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
   const bool all_decomps = decomps.empty();
   if (all_decomps)
     for (const auto* d : AllDecompressors()) decomps.push_back(d->name);
-  if (workloads.empty()) workloads = DefaultWorkloads();
-  std::vector<std::string> kernels = opt.kernels;
-  if (kernels.empty())
-    kernels = opt.all_classes ? std::vector<std::string>{"debug", "prod"}
-                              : std::vector<std::string>{"debug"};
+  const std::vector<std::string> kernels = KernelsOf(opt);
   for (const auto& k : kernels)
     if (k != "debug" && k != "prod")
       return Status::InvalidArgument("unknown kernel " + k);
   if (opt.strategy != "pct" && opt.strategy != "random" &&
       opt.strategy != "exhaustive")
     return Status::InvalidArgument("unknown strategy " + opt.strategy);
-  VerifyResult res;
-  auto start = std::chrono::steady_clock::now();
-  size_t cells = 0;
-  for (const auto& v : variants)
-    for (const auto& d : decomps)
-      cells += !(all_decomps && IsLinuxVariant(v) && !LinuxBuildsStrategy(d));
-  double per_cell = opt.seconds / static_cast<double>(cells ? cells : 1);
+  std::vector<CellScenarios> cells;
   for (const auto& v : variants) {
     for (const auto& d : decomps) {
       // Real code builds only the kernel's own strategies.
       if (all_decomps && IsLinuxVariant(v) && !LinuxBuildsStrategy(d)) continue;
-      std::vector<Scenario> scs;
+      CellScenarios cell{v, d, {}};
       for (const auto& kernel : kernels) {
-        for (const auto& w : workloads) {
+        for (const auto& w : WorkloadsOf(opt)) {
           std::string kf = kernel == "prod" ? "prod" : "";
           if (opt.lint) kf += kf.empty() ? "lint" : "+lint";
           ScenarioSpec spec{v, d, w, opt.faults, opt.device, kf};
           auto sc = MakeScenario(spec, image.value());
           if (!sc.ok()) return sc.status();
-          scs.push_back(std::move(sc).value());
+          cell.scenarios.push_back(std::move(sc).value());
         }
       }
-      CellResult cell = ExploreScenarios(scs, opt, per_cell, log);
-      cell.variant = v;
-      cell.decomp = d;
-      if (log) {
-        *log << v << " x " << d << ": " << cell.runs << " schedules, "
-             << (cell.found ? cell.minimised.report.title
-                            : std::string("clean"))
-             << "\n";
-        log->flush();
-      }
-      res.cells.push_back(std::move(cell));
+      cells.push_back(std::move(cell));
     }
+  }
+  return cells;
+}
+
+StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
+  auto cells = MakeCells(opt);
+  if (!cells.ok()) return cells.status();
+  VerifyResult res;
+  auto start = std::chrono::steady_clock::now();
+  double per_cell = opt.seconds / static_cast<double>(cells->size());
+  for (const CellScenarios& c : cells.value()) {
+    CellResult cell = ExploreScenarios(c.scenarios, opt, per_cell, log);
+    cell.variant = c.variant;
+    cell.decomp = c.decomp;
+    if (log) {
+      *log << c.variant << " x " << c.decomp << ": " << cell.runs
+           << " schedules, "
+           << (cell.found ? cell.minimised.report.title : std::string("clean"))
+           << "\n";
+      log->flush();
+    }
+    res.cells.push_back(std::move(cell));
   }
   res.seconds = Since(start);
   return res;

@@ -81,6 +81,18 @@ struct VerifyResult {
   double seconds = 0;
 };
 
+// The cells the options name (every variant and strategy when none is
+// named), each with its scenarios (workloads x kernels), after checking
+// the options.
+struct CellScenarios {
+  std::string variant, decomp;
+  std::vector<Scenario> scenarios;
+};
+StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt);
+// The workloads and kernels a cell's scenarios are made for.
+std::vector<std::string> WorkloadsOf(const VerifyOptions& opt);
+std::vector<std::string> KernelsOf(const VerifyOptions& opt);
+
 // Validates the options; runs the job (progress lines to `log` if set).
 StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log);
 std::string FormatTable(const VerifyResult& r);

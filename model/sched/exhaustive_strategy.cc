@@ -14,6 +14,9 @@ void ExhaustiveStrategy::BeginRun(uint64_t) {
   windows_.clear();
   siblings_.clear();
   chunk_ = Chunk{};
+  reached_cut_ = false;
+  run_owned_ = true;
+  run_pruned_ = false;
 }
 
 bool ExhaustiveStrategy::Allowed(const Frame& f, int choice) const {
@@ -24,6 +27,17 @@ bool ExhaustiveStrategy::Allowed(const Frame& f, int choice) const {
 
 int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current,
                              bool current_enabled, long) {
+  if (part_.active() && depth_ == static_cast<size_t>(part_.cut)) {
+    // At the cut. No frame here yet: the previous run backtracked above
+    // the cut (or this is the first run), so this run enters a new subtree.
+    reached_cut_ = true;
+    if (stack_.size() <= depth_) {
+      subtree_ = subtrees_++;
+      subtree_owned_ = part_.Owns(subtree_);
+    }
+    run_owned_ = subtree_owned_;
+    if (!run_owned_) return kAbandonRun;  // no frame: EndRun backtracks above
+  }
   if (depth_ < stack_.size()) {
     // Replaying the recorded prefix. If this run diverged from it (the
     // scenario is not deterministic under its schedule), the recorded choice
@@ -113,7 +127,7 @@ bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
     const bool useless = Independent(windows_[i].from, log_.size(), s);
     windows_.erase(windows_.begin() + static_cast<long>(i));
     if (useless) {
-      pruned_++;
+      run_pruned_ = true;
       return false;
     }
     break;
@@ -137,7 +151,7 @@ bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
     const bool useless = UselessChunk();
     chunk_ = Chunk{};
     if (useless) {
-      pruned_++;
+      run_pruned_ = true;
       return false;
     }
   }
@@ -145,7 +159,15 @@ bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
 }
 
 bool ExhaustiveStrategy::EndRun(long) {
-  schedules_++;
+  if (part_.active() && !reached_cut_) {
+    // A leaf above the cut: a subtree of its own.
+    subtree_ = subtrees_++;
+    run_owned_ = part_.Owns(subtree_);
+  }
+  if (run_owned_) {
+    schedules_++;
+    pruned_ += run_pruned_ ? 1 : 0;
+  }
   stack_.resize(depth_);  // frames beyond this run's depth are stale
   while (!stack_.empty()) {
     Frame& f = stack_.back();
@@ -159,6 +181,21 @@ bool ExhaustiveStrategy::EndRun(long) {
     return true;
   }
   return false;
+}
+
+ExhaustiveStrategy::Position ExhaustiveStrategy::Save() const {
+  return Position{stack_,    level_,   schedules_,    pruned_,
+                  subtrees_, subtree_, subtree_owned_};
+}
+
+void ExhaustiveStrategy::Restore(const Position& p) {
+  stack_ = p.stack;
+  level_ = p.level;
+  schedules_ = p.schedules;
+  pruned_ = p.pruned;
+  subtrees_ = p.subtrees;
+  subtree_ = p.subtree;
+  subtree_owned_ = p.subtree_owned;
 }
 
 }  // namespace squashlab

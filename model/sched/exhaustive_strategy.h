@@ -34,6 +34,7 @@
 
 #include <vector>
 
+#include "model/sched/dfs_partition.h"
 #include "model/sched/step_footprint.h"
 #include "model/sched/strategy.h"
 
@@ -63,7 +64,38 @@ class ExhaustiveStrategy : public Strategy {
   // nothing.
   void set_footprint(FootprintFn fn) { footprint_ = std::move(fn); }
   bool EndRun(long steps) override;
-  // Runs so far (complete or abandoned), and of them the abandoned ones.
+  // Searches only this part's subtrees (see dfs_partition.h). The
+  // reduction's state is rebuilt along every replayed prefix as in the
+  // whole search: a run's pruning depends on its own path only.
+  void set_partition(DfsPartition part) { part_ = std::move(part); }
+  bool RunOwned() const override { return run_owned_; }
+  // The subtree of the run that just ended, and how many were met so far
+  // (with a partition).
+  long subtree() const { return subtree_; }
+  long subtrees() const { return subtrees_; }
+  // Whether the run that just ended reached the cut.
+  bool reached_cut() const { return reached_cut_; }
+  // One choice point of the current path.
+  struct Frame {
+    std::vector<int> order;  // the non-preemptive default first
+    size_t idx = 0;
+    int current = -1;
+    bool current_enabled = false;
+    int preemptions_before = 0;
+  };
+  // Where the search is between two runs. Restored into a strategy made
+  // alike (bound, reduction, footprints, partition), it goes on with the
+  // run that would have come next: a checkpoint loses and repeats nothing.
+  struct Position {
+    std::vector<Frame> stack;
+    int level = 0;
+    long schedules = 0, pruned = 0, subtrees = 0, subtree = -1;
+    bool subtree_owned = true;
+  };
+  Position Save() const;
+  void Restore(const Position& p);
+  // Runs so far of this part (complete or abandoned), and of them the
+  // abandoned ones.
   long schedules() const { return schedules_; }
   long pruned() const { return pruned_; }
   // The preemption bound being explored (the bound, unless iterative).
@@ -73,13 +105,6 @@ class ExhaustiveStrategy : public Strategy {
   bool nondeterministic() const { return nondeterministic_; }
 
  private:
-  struct Frame {
-    std::vector<int> order;  // the non-preemptive default first
-    size_t idx = 0;
-    int current = -1;
-    bool current_enabled = false;
-    int preemptions_before = 0;
-  };
   struct LoggedStep {
     int task;
     bool created;
@@ -120,6 +145,13 @@ class ExhaustiveStrategy : public Strategy {
   std::vector<Passed> windows_;   // preempted tasks not yet resumed
   std::vector<Passed> siblings_;  // passed-over siblings not yet run
   Chunk chunk_;
+  DfsPartition part_;
+  long subtree_ = -1;
+  long subtrees_ = 0;
+  bool subtree_owned_ = true;
+  bool reached_cut_ = false;
+  bool run_owned_ = true;
+  bool run_pruned_ = false;
 };
 
 }  // namespace squashlab

@@ -210,6 +210,11 @@ RunOutcome ExploreExecutor::Run() {
     int pick = enabled_[0];
     if (enabled_.size() > 1) {
       pick = strategy_->Pick(enabled_, last, last_enabled, steps_);
+      if (pick == Strategy::kAbandonRun) {
+        abandoned_ = true;
+        stopping_ = true;
+        break;
+      }
       choices_.push_back(pick);
     }
     bool preempted = last_enabled && pick != last;

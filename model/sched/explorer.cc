@@ -7,6 +7,7 @@
 
 #include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"
+#include "model/sched/partition_plan.h"
 #include "model/sched/replay_strategy.h"
 
 namespace squashlab {
@@ -56,6 +57,7 @@ RunResult Explorer::RunOnce(const RunSpec& sc, Strategy& strategy,
   r.pruned = exec_.abandoned();
   if (trace) r.trace = std::move(exec_.trace());
   r.more = strategy.EndRun(r.steps);
+  r.owned = strategy.RunOwned();
   return r;
 }
 
@@ -64,12 +66,35 @@ ExploreResult Explorer::Explore(const RunSpec& sc, const ExploreOptions& opt) {
   auto start = std::chrono::steady_clock::now();
   std::unique_ptr<Strategy> strategy = MakeStrategy(opt, sc.footprint);
   bool exhaustive = opt.strategy == "exhaustive";
-  // Exhaustive search is one sequence; only shard 0 walks it.
-  if (exhaustive && opt.shard.index != 0) return res;
+  // Exhaustive search is partitioned by schedule prefix (dfs_partition.h):
+  // each shard searches its own subtrees.
+  if (exhaustive && opt.shard.total > 1) {
+    ExhaustiveFactory make = [&] {
+      auto s = std::make_unique<ExhaustiveStrategy>(opt.preemption_bound,
+                                                    opt.por, opt.iterative);
+      s->set_footprint(sc.footprint);
+      return s;
+    };
+    DfsPartition part;
+    part.cut =
+        PlanCut(*this, sc, make, opt.seed, kSubtreesPerPart * opt.shard.total)
+            .cut;
+    part.total = opt.shard.total;
+    part.index = opt.shard.index;
+    static_cast<ExhaustiveStrategy&>(*strategy).set_partition(part);
+  }
   for (long run = 0; run < opt.max_runs; run++) {
     if (!exhaustive && !opt.shard.Owns(run)) continue;
     uint64_t seed = exhaustive ? opt.seed : Rng::Mix(opt.seed, run);
     RunResult r = RunOnce(sc, *strategy, seed, false);
+    if (!r.owned) {
+      run--;  // another shard's: not one of this shard's runs
+      if (!r.more) {
+        res.exhausted = true;
+        break;
+      }
+      continue;
+    }
     res.runs++;
     res.pruned += r.pruned ? 1 : 0;
     res.switches += r.switches;

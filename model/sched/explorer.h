@@ -26,6 +26,9 @@ struct RunResult {
   bool more = true;             // the strategy has more schedules to try
   bool diverged = false;        // Replay: the token's choices did not fit
   bool pruned = false;  // abandoned by partial-order reduction (no verdict)
+  // The run belongs to this part of a partitioned search
+  // (Strategy::RunOwned); one that does not counts nowhere.
+  bool owned = true;
   long steps = 0;
   int preemptions = 0;
   long switches = 0;

@@ -56,6 +56,9 @@ class Strategy {
   // task that just reached its scheduling point (-1 at the start), and
   // `current_enabled` says whether continuing it is possible (choosing
   // another one is then a preemption). `step` counts every point so far.
+  // kAbandonRun instead of a task ends the run there without a verdict (a
+  // partitioned search leaving a subtree to another part).
+  static constexpr int kAbandonRun = -1;
   virtual int Pick(const std::vector<int>& enabled, int current,
                    bool current_enabled, long step) = 0;
   // After each run; false when the strategy has nothing left to try.
@@ -74,6 +77,10 @@ class Strategy {
   // per-step bookkeeping (what a step created, gated, woke) when it does
   // not; a strategy that never looks at steps says so.
   virtual bool WantsSteps() const { return true; }
+  // After EndRun: whether the run that just ended belongs to this part of
+  // a partitioned search (every part walks the top of the tree; a run
+  // outside its part counts nowhere).
+  virtual bool RunOwned() const { return true; }
 };
 
 // The non-preemptive default: keep the current task, else the lowest id.

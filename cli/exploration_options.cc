@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the options that choose what is explored, shared
+// by `verify` and `campaign`.
+#include "cli/exploration_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include "cli/arg_checks.h"
+#include "cli/model_choices.h"
+#include "harness/verify.h"
+
+namespace squashlab::cli {
+
+void AddCellOptions(CLI::App* c, VerifyOptions* opt) {
+  c->add_option("--variant", opt->variants,
+                "a read-path variant to explore (repeatable; "
+                "default: all)")
+      ->type_name("V")
+      ->check(CLI::IsMember(VariantNamesWithSource()));
+  c->add_option("--decomp", opt->decomps,
+                "a decompressor strategy (repeatable; default: all)")
+      ->type_name("D")
+      ->check(CLI::IsMember(DecompNames()));
+  c->add_option("--workload", opt->workloads,
+                "a workload (repeatable; default: the default set)")
+      ->type_name("W")
+      ->check(CLI::IsMember(WorkloadNames()));
+  c->add_option("--kernel", opt->kernels,
+                "debug (KASAN, poisoning, DEBUG_VM) or prod (a production "
+                "slab: freed objects "
+                "reused, consequences play out); repeatable (default: both)")
+      ->type_name("K")
+      ->check(CLI::IsMember({"debug", "prod"}));
+  c->add_option("--image", opt->image,
+                "a SquashFS image to read (default: the embedded one)")
+      ->type_name("IMG")
+      ->check(CLI::ExistingFile);
+}
+
+void AddPlanOptions(CLI::App* c, VerifyOptions* opt) {
+  c->add_option(
+       "--faults", opt->faults,
+       "eio, reada or bitflip (or an hw_emul fault plan with --device)")
+      ->type_name("PLAN");
+  c->add_option("--device", opt->device,
+                "an hw_emul device instead of the RAM disk (emmc-hs200, "
+                "kvm-hdb, usb-stick, "
+                "qspi-flash, nvme; bs=512|1024|4096)")
+      ->type_name("PROFILE[,bs=N]");
+  c->add_option("--seed", opt->seed, "the first seed")
+      ->capture_default_str()
+      ->type_name("N");
+}
+
+void AddBoundOptions(CLI::App* c, VerifyOptions* opt) {
+  c->add_option("--preemption-bound", opt->preemption_bound,
+                "exhaustive: preemptions at most")
+      ->capture_default_str()
+      ->type_name("N")
+      ->check(AtLeast(0));
+  c->add_flag_callback(
+      "--no-por", [opt] { opt->por = opt->iterative = false; },
+      "exhaustive: the full search (no partial-order reduction, one pass at "
+      "the bound)");
+  c->add_flag("--lint", opt->lint,
+              "also report lint findings (checks with no kernel "
+              "counterpart, titled 'lint: ...'); they count in the verdict");
+}
+
+}  // namespace squashlab::cli

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements PlanCut: where to cut an exhaustive search into
+// subtrees (dfs_partition.h) so that there are enough of them to balance
+// the parts. The plan is a function of the run and the search alone, so
+// every part, in any process, plans the same cut.
+#ifndef SQUASHLAB_MODEL_SCHED_PARTITION_PLAN_H_
+#define SQUASHLAB_MODEL_SCHED_PARTITION_PLAN_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "model/sched/exhaustive_strategy.h"
+#include "model/sched/explorer.h"
+#include "model/sched/run_spec.h"
+
+namespace squashlab {
+
+// Makes a fresh strategy of the search to partition (bound, reduction,
+// footprints set; no partition yet).
+using ExhaustiveFactory = std::function<std::unique_ptr<ExhaustiveStrategy>()>;
+
+struct CutPlan {
+  int cut = 0;
+  long planning_runs = 0;  // short runs the planning took
+};
+
+// The shallowest cut with at least `target` subtrees, or, when the whole
+// tree has fewer runs than that, one below all of them (each run its own
+// subtree). Planning a cut of depth d runs the top of the tree down to d,
+// at most `target` short runs; the search doubles d, then bisects.
+CutPlan PlanCut(Explorer& explorer, const RunSpec& spec,
+                const ExhaustiveFactory& make, uint64_t seed, long target);
+
+// How many subtrees the cut at depth `cut` makes, counting no further than
+// `limit`; `deeper`, if set, says whether some run reached the cut.
+long SubtreesAt(Explorer& explorer, const RunSpec& spec,
+                const ExhaustiveFactory& make, uint64_t seed, int cut,
+                long limit, bool* deeper = nullptr);
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_MODEL_SCHED_PARTITION_PLAN_H_
