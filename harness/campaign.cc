@@ -129,7 +129,7 @@ class Searcher {
           p = CampaignTally{};
           run_in = 0;
         }
-        Record(r, fp, sc.name, si, current, run_in++, &p);
+        TallyRun(r, fp, sc.name, si, current, run_in++, &p);
         progress.runs = cell.runs + p.runs;
         if (++session_runs_ % 4096 == 0 && hooks_.committed && r.more) {
           save_cursor();  // a checkpoint inside a long subtree
@@ -149,8 +149,8 @@ class Searcher {
   }
 
  private:
-  static void Record(const RunResult& r, uint64_t fp, const std::string& name,
-                     size_t si, long subtree, long run_in, CampaignTally* p) {
+  static void TallyRun(const RunResult& r, uint64_t fp, const std::string& name,
+                       size_t si, long subtree, long run_in, CampaignTally* p) {
     p->runs++;
     if (r.pruned) {
       p->pruned++;
