@@ -6,31 +6,11 @@
 // an hw_emul device; the oracle sees a wrong byte of theirs.
 #include <gtest/gtest.h>
 
+#include "harness/test_scenarios.h"
 #include "harness/verify.h"
 
 namespace squashlab {
 namespace {
-
-std::shared_ptr<const ImageModel> Image() {
-  auto img = DefaultImage();
-  EXPECT_TRUE(img.ok()) << img.status().ToString();
-  return img.value();
-}
-
-std::vector<Scenario> Scenarios(const std::string& v, const std::string& d,
-                                const std::vector<std::string>& workloads,
-                                const std::string& faults = "",
-                                std::shared_ptr<const ImageModel> img = nullptr,
-                                const std::string& device = "") {
-  std::vector<Scenario> out;
-  for (const auto& w : workloads) {
-    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device, ""},
-                           img ? img : Image());
-    EXPECT_TRUE(sc.ok()) << sc.status().ToString();
-    if (sc.ok()) out.push_back(sc.value());
-  }
-  return out;
-}
 
 const std::vector<std::string> kReleases = {"linux-6.12", "linux-6.1"};
 const std::vector<std::string> kStrategies = {"single", "multi", "percpu"};

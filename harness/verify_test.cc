@@ -10,30 +10,10 @@
 
 #include <set>
 
+#include "harness/test_scenarios.h"
+
 namespace squashlab {
 namespace {
-
-std::shared_ptr<const ImageModel> Image() {
-  auto img = DefaultImage();
-  EXPECT_TRUE(img.ok()) << img.status().ToString();
-  return img.value();
-}
-
-std::vector<Scenario> Scenarios(const std::string& v, const std::string& d,
-                                const std::vector<std::string>& workloads,
-                                const std::string& faults = "",
-                                std::shared_ptr<const ImageModel> img = nullptr,
-                                const std::string& device = "",
-                                const std::string& kernel = "") {
-  std::vector<Scenario> out;
-  for (const auto& w : workloads) {
-    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device, kernel},
-                           img ? img : Image());
-    EXPECT_TRUE(sc.ok()) << sc.status().ToString();
-    out.push_back(sc.value());
-  }
-  return out;
-}
 
 const std::vector<std::string> kCorrect = {"sync-3.13", "file-cache-3.13",
                                            "async-fixed", "readpages-cache",

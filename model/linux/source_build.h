@@ -31,7 +31,7 @@ struct SourceTree {
 StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log);
 
 // The kernel C flags every module is built with (also the built-in ones:
-// kernel_module.bzl lists the same; a test compares them).
+// kernel_module.bzl keeps its own copy of the list: change both).
 const std::vector<std::string>& KernelCFlags();
 
 // The header layer's include directory beside the running binary (or

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the helpers the verify tests share: the embedded
+// image, and the scenarios of one variant x strategy over some workloads.
+#ifndef SQUASHLAB_HARNESS_TEST_SCENARIOS_H_
+#define SQUASHLAB_HARNESS_TEST_SCENARIOS_H_
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/scenarios.h"
+
+namespace squashlab {
+
+inline std::shared_ptr<const ImageModel> Image() {
+  auto img = DefaultImage();
+  EXPECT_TRUE(img.ok()) << img.status().ToString();
+  return img.value();
+}
+
+inline std::vector<Scenario> Scenarios(
+    const std::string& v, const std::string& d,
+    const std::vector<std::string>& workloads, const std::string& faults = "",
+    std::shared_ptr<const ImageModel> img = nullptr,
+    const std::string& device = "", const std::string& kernel = "") {
+  std::vector<Scenario> out;
+  for (const auto& w : workloads) {
+    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device, kernel},
+                           img ? img : Image());
+    EXPECT_TRUE(sc.ok()) << sc.status().ToString();
+    if (sc.ok()) out.push_back(sc.value());
+  }
+  return out;
+}
+
+}  // namespace squashlab
+
+#endif  // SQUASHLAB_HARNESS_TEST_SCENARIOS_H_
