@@ -7,9 +7,9 @@
 // openat(O_CREAT|O_EXCL) with its mode, one pwrite, futimens and close;
 // symlinks with their times; directory modes and times last, deepest first.
 // With THREADS > 1 the threads take runs of up to 32 entries of one
-// directory, as `squashlab extract` hands out its small files. No decoding, no image, no safety checks: a lower bound for
-// any tool on the same file system. Prints "seconds user_s sys_s" of the
-// creation alone.
+// directory, as `squashlab extract` hands out its small files. No decoding, no
+// image, no safety checks: a lower bound for any tool on the same file system.
+// Prints "seconds user_s sys_s" of the creation alone.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
