@@ -28,6 +28,7 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+args="$*"  # for machine.txt; the loop below consumes them
 rounds=5
 load_rounds=3
 rd_rounds=1
@@ -138,7 +139,7 @@ fi
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command: bench/extract_ext4.sh $*"
+  echo "command: bench/extract_ext4.sh $args"
   echo "cpu: $(lscpu | sed -n 's/^Model name: *//p') x $(nproc)"
   echo "kernel: $(uname -r)"
   echo "memory: $(free -g | awk '/^Mem:/ {print $2}') GiB"
