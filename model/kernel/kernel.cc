@@ -4,6 +4,7 @@
 #include "model/kernel/kernel.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "model/kernel/bio.h"
 #include "model/kernel/blk_plug.h"
@@ -27,6 +28,8 @@ std::string Hex16(uint64_t v) {
 
 Kernel::Kernel(KernelConfig config, Executor* executor)
     : config_(config), exec_(executor), heap_(config.debug) {
+  if (!config_.lockdep)  // a run of its own: a graph of its own
+    config_.lockdep = std::make_shared<LockdepGraph>();
   exec_->Attach(this);
 }
 
@@ -179,9 +182,7 @@ std::vector<Report> Kernel::reports() const {
 // a stack dump every time the code runs in atomic context, whether or not
 // it sleeps this time; the kernel goes on. Once per function per run (the
 // kernel rate-limits to one a second).
-void Kernel::MightSleep(const char* fn) {
-  Task* t = exec_->Current();
-  if (t == nullptr || !t->atomic() || !config_.debug) return;
+void Kernel::MightSleepAtomic(Task* t, const char* fn) {
   {
     std::lock_guard<std::mutex> l(report_mu_);
     if (!might_sleep_seen_.insert(fn).second) return;
@@ -229,13 +230,9 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
   t->blocked_in = "";
 }
 
-void Kernel::CheckPtr(const void* p, const char* fn) {
-  uint64_t a = reinterpret_cast<uintptr_t>(p);
-  bool poison = (a >> 16) == (kPoisonFreePtr >> 16) ||
-                (a >> 16) == (kPoisonInusePtr >> 16);
+// REQUIRES: a is NULL-ish, a kernel-half address or poison (CheckPtr).
+void Kernel::BadPointer(uint64_t a, const char* fn) {
   bool kernel_half = (a >> 48) == 0xffff;
-  if (a >= 4096 && !poison && !kernel_half)
-    return;  // the hot path: build no strings
   std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
   if (a < 4096) {
     Bug(Check::kNullDereference,
@@ -265,6 +262,7 @@ void Kernel::CheckPtr(const void* p, const char* fn) {
             " is POISON_INUSE: a never-initialised field of a kmalloc'd "
             "object");
   }
+  std::abort();  // unreachable: CheckPtr calls it on a bad address only
 }
 
 void Kernel::CheckField(const void* base, size_t offset, const char* fn) {

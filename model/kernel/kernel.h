@@ -144,7 +144,11 @@ class Kernel : public RunHooks {
   // invalid context" (a warning) when the current task is atomic
   // (preemption or irqs off, interrupt context), every time `fn` runs
   // there, whether or not it would sleep this time.
-  void MightSleep(const char* fn);
+  void MightSleep(const char* fn) {
+    if (!config_.debug) return;
+    Task* t = exec_->Current();
+    if (t != nullptr && t->atomic()) MightSleepAtomic(t, fn);
+  }
   // schedule()'s check: "BUG: scheduling while atomic" (fatal here: the
   // model cannot switch away from an atomic task) when the current task
   // really goes to sleep in atomic context.
@@ -159,7 +163,14 @@ class Kernel : public RunHooks {
   // NULL / poison / freed-object checks on a pointer passed to `fn`.
   // A kernel-half address (ffff8800...: a freelist pointer read from a
   // reused object) is an unhandled paging request.
-  void CheckPtr(const void* p, const char* fn);
+  void CheckPtr(const void* p, const char* fn) {
+    const uint64_t a = reinterpret_cast<uintptr_t>(p);
+    if (a >= 4096 && (a >> 48) != 0xffff &&
+        (a >> 16) != (kPoisonFreePtr >> 16) &&
+        (a >> 16) != (kPoisonInusePtr >> 16))
+      return;  // the hot path: inline, no strings
+    BadPointer(a, fn);
+  }
   // CheckPtr of base + offset: a field read through a NULL pointer faults
   // at the field's offset ("NULL pointer dereference at 0000000000000028").
   void CheckField(const void* base, size_t offset, const char* fn);
@@ -236,6 +247,10 @@ class Kernel : public RunHooks {
   // reduction treats a step that had one as touching everything.
   void NoteWideEffect() { wide_effects_.fetch_add(1); }
 
+  // The reports of MightSleep and CheckPtr (out of line: the checks are
+  // on every API call, the reports rare).
+  void MightSleepAtomic(Task* t, const char* fn);
+  [[noreturn]] void BadPointer(uint64_t a, const char* fn);
   std::string TaskName();
   long Step();
   std::string WithCallSite(std::string body);
@@ -250,7 +265,6 @@ class Kernel : public RunHooks {
   std::vector<Report> reports_;
   std::vector<Report> lints_;
   std::set<std::string> might_sleep_seen_;  // one warning per function
-  std::map<int, std::vector<std::string>> held_locks_;  // lockdep, by task
   bool lockdep_on_ = true;  // until its first report (debug_locks_off)
   bool fatal_ = false;
   std::mutex tree_lock_;

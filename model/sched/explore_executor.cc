@@ -30,6 +30,7 @@ void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   switches_ = 0;
   preemptions_ = 0;
   choices_.clear();
+  enabled_stale_ = true;
   trace_ = ScheduleTrace{};
 }
 
@@ -42,6 +43,7 @@ Task* ExploreExecutor::Spawn(TaskSpec spec) {
   s->task.spec = std::move(spec);
   s->fiber = std::make_unique<Fiber>(&stacks_, [this, s] { Body(s); });
   slots_.push_back(std::move(slot));
+  enabled_stale_ = true;
   if (record_trace_) trace_.task_names.push_back(s->task.Comm());
   if (strategy_) strategy_->OnSpawn(s->task.id);
   return &s->task;
@@ -74,6 +76,7 @@ void ExploreExecutor::WaitEvent(WaitList& wq,
     step_waited_.push_back(&wq);
     s->pending_op = s->task.blocked_in;
     s->woken = true;
+    enabled_stale_ = true;
     s->fiber->Suspend();
     if (stopping_) throw TaskOops{};
   }
@@ -85,6 +88,7 @@ void ExploreExecutor::WakeUp(WaitList& wq) {
     if (t->state == TaskState::kBlocked && t->blocked_on == &wq) {
       t->state = TaskState::kRunnable;
       t->blocked_on = nullptr;
+      enabled_stale_ = true;
     }
   }
   wq.waiters.clear();
@@ -106,7 +110,10 @@ bool ExploreExecutor::Gated(const Slot& s) const {
   return false;
 }
 
-void ExploreExecutor::Enabled(std::vector<int>* out) const {
+void ExploreExecutor::RefreshEnabled() {
+  if (!enabled_stale_) return;
+  enabled_stale_ = false;
+  std::vector<int>* out = &enabled_;
   out->clear();
   bool any_atomic = false;
   for (const auto& s : slots_) {
@@ -139,10 +146,13 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   s->woken = false;
   steps_++;
   switches_++;
-  s->task.started = true;
+  if (!s->task.started) {
+    s->task.started = true;
+    enabled_stale_ = true;  // a started interrupt handler gates its CPU
+  }
   // Strategies that never look at steps (random, PCT, replay) skip the
   // bookkeeping around the step.
-  const bool wants_steps = strategy_->WantsSteps();
+  const bool wants_steps = wants_steps_;
   const char* op = s->pending_op;
   const uint64_t arg = s->pending_arg;
   const size_t tasks_before = slots_.size();
@@ -163,7 +173,9 @@ void ExploreExecutor::RunSlice(int id, bool preempted) {
   if (s->fiber->finished()) {
     s->task.state = TaskState::kDone;
     s->fiber.reset();  // the stack goes back to the pool
+    enabled_stale_ = true;
   }
+  if (gate(s->task) != gate_before) enabled_stale_ = true;
   if (!wants_steps) return;
   StepInfo info;
   info.task = id;
@@ -195,9 +207,12 @@ void ExploreExecutor::ReportHang(RunHooks& kernel) {
 RunOutcome ExploreExecutor::Run() {
   RunHooks& kernel = *hooks_;
   stopping_ = false;  // a kernel may run several batches of tasks
+  wants_steps_ = strategy_->WantsSteps();
+  const long max_steps = kernel.MaxSteps();
+  enabled_stale_ = true;
   int last = -1;
   while (!stopping_) {
-    Enabled(&enabled_);
+    RefreshEnabled();
     if (enabled_.empty()) {
       bool live = std::any_of(slots_.begin(), slots_.end(), [](const auto& s) {
         return s->task.state != TaskState::kDone;
@@ -221,7 +236,7 @@ RunOutcome ExploreExecutor::Run() {
     if (preempted) preemptions_++;
     RunSlice(pick, preempted);
     last = pick;
-    if (steps_ > kernel.MaxSteps() && !kernel.Fatal()) {
+    if (steps_ > max_steps && !kernel.Fatal()) {
       kernel.StepLimitExceeded();
       stopping_ = true;
     }

@@ -52,7 +52,9 @@ class ExploreExecutor : public Executor {
     uint64_t pending_arg = 0;
     bool woken = false;
   };
-  void Enabled(std::vector<int>* out) const;
+  // Recomputes enabled_ when a step changed what it depends on (a task
+  // spawned, blocked, woken, finished, started, or gating its CPU).
+  void RefreshEnabled();
   bool Gated(const Slot& s) const;
   void RunSlice(int id, bool preempted);
   void ReportHang(RunHooks& kernel);
@@ -72,6 +74,8 @@ class ExploreExecutor : public Executor {
   int preemptions_ = 0;
   std::vector<int> choices_;
   std::vector<int> enabled_;
+  bool enabled_stale_ = true;
+  bool wants_steps_ = false;  // strategy_->WantsSteps(), for this run
   ScheduleTrace trace_;
 };
 
