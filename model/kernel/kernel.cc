@@ -202,9 +202,7 @@ void Kernel::MightSleepAtomic(Task* t, const char* fn) {
 }
 
 // schedule_debug(): a task that really goes to sleep in atomic context.
-void Kernel::ScheduleCheck(const char* fn) {
-  Task* t = exec_->Current();
-  if (t == nullptr || !t->atomic()) return;
+void Kernel::SchedulingWhileAtomic(Task* t, const char* fn) {
   char buf[192];
   std::snprintf(
       buf, sizeof buf,

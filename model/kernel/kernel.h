@@ -152,7 +152,10 @@ class Kernel : public RunHooks {
   // schedule()'s check: "BUG: scheduling while atomic" (fatal here: the
   // model cannot switch away from an atomic task) when the current task
   // really goes to sleep in atomic context.
-  void ScheduleCheck(const char* fn);
+  void ScheduleCheck(const char* fn) {
+    Task* t = exec_->Current();
+    if (t != nullptr && t->atomic()) SchedulingWhileAtomic(t, fn);
+  }
   // Sleeps on wq until cond() (the caller made the scheduling point and the
   // might-sleep check); `fn`/`arg` name the wait in hung-task reports.
   // Sleeping in atomic context is ScheduleCheck's report; `spin` waits
@@ -247,9 +250,10 @@ class Kernel : public RunHooks {
   // reduction treats a step that had one as touching everything.
   void NoteWideEffect() { wide_effects_.fetch_add(1); }
 
-  // The reports of MightSleep and CheckPtr (out of line: the checks are
+  // The reports of MightSleep, ScheduleCheck and CheckPtr (out of line: the checks are
   // on every API call, the reports rare).
   void MightSleepAtomic(Task* t, const char* fn);
+  [[noreturn]] void SchedulingWhileAtomic(Task* t, const char* fn);
   [[noreturn]] void BadPointer(uint64_t a, const char* fn);
   std::string TaskName();
   long Step();

@@ -30,22 +30,10 @@
 #endif
 
 namespace squashlab {
-namespace ctx = boost::context;
+namespace ctx = boost::context::detail;
 
 namespace {
 constexpr size_t kGuard = 4096;
-
-struct PoolStack {
-  void* base;
-  size_t size;
-  ctx::stack_context allocate() {
-    ctx::stack_context sc;
-    sc.size = size;
-    sc.sp = static_cast<char*>(base) + size;
-    return sc;
-  }
-  void deallocate(ctx::stack_context&) {}  // the Fiber returns it to the pool
-};
 }  // namespace
 
 StackPool::StackPool(size_t stack_size) : stack_size_(stack_size) {}
@@ -74,9 +62,9 @@ void StackPool::Give(void* base) { free_.push_back(base); }
 
 Fiber::Fiber(StackPool* pool, std::function<void()> body)
     : pool_(pool), body_(std::move(body)), stack_base_(pool->Take()) {
-  self_ =
-      ctx::fiber(std::allocator_arg, PoolStack{stack_base_, pool->stack_size()},
-                 [this](ctx::fiber&& c) { return Entry(std::move(c)); });
+  // The stack grows down from its top (page-aligned, so 16-byte aligned).
+  self_ = ctx::make_fcontext(static_cast<char*>(stack_base_) + pool->stack_size(),
+                             pool->stack_size(), &Fiber::Entry);
 #ifdef SQL_FIBER_TSAN
   tsan_fiber_ = __tsan_create_fiber(0);
 #endif
@@ -102,7 +90,9 @@ void Fiber::Resume() {
   tsan_caller_ = __tsan_get_current_fiber();
   __tsan_switch_to_fiber(tsan_fiber_, 0);
 #endif
-  self_ = std::move(self_).resume();
+  // The first jump enters Entry with `this`; later ones return from the
+  // fiber's jump in Suspend.
+  self_ = ctx::jump_fcontext(self_, this).fctx;
 #ifdef SQL_FIBER_TSAN
   if (finished_) __tsan_switch_to_fiber(tsan_caller_, 0);
 #endif
@@ -134,21 +124,23 @@ void Fiber::Suspend() {
   // fiber instead stays current until Resume() is back on the scheduler.
   __tsan_switch_to_fiber(tsan_caller_, 0);
 #endif
-  caller_ = std::move(caller_).resume();
+  caller_ = ctx::jump_fcontext(caller_, nullptr).fctx;
   SwitchIn();
 }
 
-ctx::fiber Fiber::Entry(ctx::fiber&& caller) {
-  caller_ = std::move(caller);
-  SwitchIn();
+void Fiber::Entry(ctx::transfer_t from) {
+  Fiber* f = static_cast<Fiber*>(from.data);
+  f->caller_ = from.fctx;
+  f->SwitchIn();
   try {
-    body_();
+    f->body_();
   } catch (...) {
     std::terminate();  // executors catch TaskOops; anything else is a bug
   }
-  finished_ = true;
-  SwitchOut(true);
-  return std::move(caller_);
+  f->finished_ = true;
+  f->SwitchOut(true);
+  ctx::jump_fcontext(f->caller_, nullptr);  // never resumed again
+  std::abort();
 }
 
 }  // namespace squashlab

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the explore-mode benchmark: task switches per second
-// and complete schedules per second for a 3-task, ~200-step scenario
+// This file implements the explore-mode benchmark: complete schedules,
+// steps (scheduling points) and task switches per second for a 3-task,
+// ~200-step scenario
 // written against the kernel API (page cache, page lock, a mutex, marked
 // accesses), under the random and PCT strategies.
 //   bazel run -c opt //model/tests:explore_bench [-- SECONDS]
@@ -20,6 +21,7 @@
 #include "model/kernel/page.h"
 #include "model/kernel/scenario.h"
 #include "model/sched/explorer.h"
+#include "model/sched/run_spec.h"
 
 namespace squashlab {
 namespace {
@@ -70,7 +72,7 @@ double CpuSeconds() {
 // Runs until `seconds` of wall time have passed, or exactly `runs`
 // schedules when runs > 0.
 void Bench(const char* strategy, double seconds, long max_runs) {
-  Scenario sc = ThreeReaders();
+  const RunSpec sc = ThreeReaders();  // one campaign: one lockdep graph
   ExploreOptions opt;
   opt.strategy = strategy;
   opt.pct_depth = 3;
@@ -105,12 +107,13 @@ void Bench(const char* strategy, double seconds, long max_runs) {
       strategy, runs, static_cast<double>(steps) / runs, failures,
       static_cast<unsigned long long>(digest));
   std::printf(
-      "        per CPU second: %9.0f schedules/s, %11.0f task switches/s\n",
-      runs / cpu, switches / cpu);
+      "        per CPU second: %9.0f schedules/s, %11.0f steps/s, %11.0f task "
+      "switches/s\n",
+      runs / cpu, steps / cpu, switches / cpu);
   std::printf(
-      "        per wall second: %8.0f schedules/s, %11.0f task switches/s "
-      "(%.2f s)\n",
-      runs / elapsed, switches / elapsed, elapsed);
+      "        per wall second: %8.0f schedules/s, %11.0f steps/s, %11.0f task "
+      "switches/s (%.2f s)\n",
+      runs / elapsed, steps / elapsed, switches / elapsed, elapsed);
 }
 
 }  // namespace
@@ -127,9 +130,10 @@ int main(int argc, char** argv) {
     seconds = std::atof(argv[1]);
   }
   std::printf(
-      "explore executor, 3 tasks, one core; a task switch is one "
-      "scheduler->task\n"
-      "resume (plus the task's suspend back: two Boost.Context jumps)\n");
+      "explore executor, 3 tasks, one core; a step is one scheduling "
+      "point (a\nstrategy decision); a task switch is one scheduler->task "
+      "resume plus the task's\nsuspend back (two Boost.Context jumps): a step "
+      "whose task is picked again\ncontinues without one\n");
   for (const char* strategy : {"random", "pct"})
     if (only == nullptr || std::strcmp(only, strategy) == 0)
       squashlab::Bench(strategy, seconds, runs);
