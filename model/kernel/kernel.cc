@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "model/kernel/bio.h"
 #include "model/kernel/blk_plug.h"
@@ -27,7 +28,11 @@ std::string Hex16(uint64_t v) {
 }
 
 Kernel::Kernel(KernelConfig config, Executor* executor)
-    : config_(config), exec_(executor), heap_(config.debug) {
+    : config_(config),
+      exec_(executor),
+      tree_lock_(executor->Concurrent()),
+      heap_(config.debug),
+      waitq_mu_(executor->Concurrent()) {
   if (!config_.lockdep)  // a run of its own: a graph of its own
     config_.lockdep = std::make_shared<LockdepGraph>();
   exec_->Attach(this);
@@ -270,11 +275,11 @@ void Kernel::CheckField(const void* base, size_t offset, const char* fn) {
 }
 
 page* Kernel::AllocPage() {
-  std::lock_guard<std::mutex> l(tree_lock_);
+  std::lock_guard<RunMutex> l(tree_lock_);
   auto p = std::make_unique<page>();
   p->pfn = pages_.size();
   p->data = new char[PAGE_SIZE];
-  std::fill(p->data, p->data + PAGE_SIZE, static_cast<char>(POISON_INUSE));
+  std::memset(p->data, POISON_INUSE, PAGE_SIZE);
   p->_count.store(1);
   p->freed = false;
   pages_.push_back(std::move(p));
@@ -290,7 +295,7 @@ buffer_head* Kernel::AllocBufferHead(size_t size) {
 }
 
 bio* Kernel::AllocBio() {
-  std::lock_guard<std::mutex> l(tree_lock_);
+  std::lock_guard<RunMutex> l(tree_lock_);
   auto b = std::make_unique<bio>();
   b->id = bios_.size();
   bios_.push_back(std::move(b));
@@ -298,7 +303,7 @@ bio* Kernel::AllocBio() {
 }
 
 void Kernel::FreeBio(bio* b) {
-  std::lock_guard<std::mutex> l(tree_lock_);
+  std::lock_guard<RunMutex> l(tree_lock_);
   b->freed = true;
 }
 
@@ -349,7 +354,7 @@ uint64_t MixBytes(uint64_t h, const char* p, size_t n) {
 }  // namespace
 
 wait_queue_head_t& Kernel::Waitqueue(WaitOn kind, uint64_t id) {
-  std::lock_guard<std::mutex> l(waitq_mu_);
+  std::lock_guard<RunMutex> l(waitq_mu_);
   return waitq_[{kind, id}];
 }
 

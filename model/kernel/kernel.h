@@ -19,6 +19,7 @@
 #include "model/base/report.h"
 #include "model/kernel/contracts.h"
 #include "model/kernel/lockdep.h"
+#include "model/kernel/run_mutex.h"
 #include "model/kernel/slab.h"
 #include "model/kernel/wait_queue.h"
 #include "model/sched/executor.h"
@@ -222,7 +223,7 @@ class Kernel : public RunHooks {
   Executor& exec() { return *exec_; }
 
   // --- registries: the kernel layer's own (kernel_internal.h) ----------
-  std::mutex& tree_lock() { return tree_lock_; }  // guards registries
+  RunMutex& tree_lock() { return tree_lock_; }  // guards registries
   Heap& heap() { return heap_; }
   // The wait queue of one object: a page's lock, a buffer's lock, a work
   // item's completion. The kernel hashes pages and buffers into shared
@@ -248,7 +249,13 @@ class Kernel : public RunHooks {
   // names: a report or warning (it prints whole objects), a page going back
   // to the allocator (free_pages_check reads every flag). The partial-order
   // reduction treats a step that had one as touching everything.
-  void NoteWideEffect() { wide_effects_.fetch_add(1); }
+  // Only the explore executor reads the count (around each step, one task
+  // running at a time), so a plain increment of the atomic suffices: under
+  // the threads executor, which never reads it, increments may merge.
+  void NoteWideEffect() {
+    wide_effects_.store(wide_effects_.load(std::memory_order_relaxed) + 1,
+                        std::memory_order_relaxed);
+  }
 
   // The reports of MightSleep, ScheduleCheck and CheckPtr (out of line: the checks are
   // on every API call, the reports rare).
@@ -271,9 +278,9 @@ class Kernel : public RunHooks {
   std::set<std::string> might_sleep_seen_;  // one warning per function
   bool lockdep_on_ = true;  // until its first report (debug_locks_off)
   bool fatal_ = false;
-  std::mutex tree_lock_;
+  RunMutex tree_lock_;
   Heap heap_;
-  std::mutex waitq_mu_;  // guards waitq_ (its elements never move)
+  RunMutex waitq_mu_;  // guards waitq_ (its elements never move)
   std::map<std::pair<WaitOn, uint64_t>, wait_queue_head_t> waitq_;
   std::vector<std::unique_ptr<page>> pages_;
   std::vector<address_space*> mappings_;

@@ -25,7 +25,7 @@ struct KernelInternal {
   static Executor& Exec(Kernel& k) { return k.exec(); }
   // The registries (pages, mappings, buffer cache, bios, work items, the
   // kmalloc heap), their lock, id counters and per-object wait queues.
-  static std::mutex& TreeLock(Kernel& k) { return k.tree_lock(); }
+  static RunMutex& TreeLock(Kernel& k) { return k.tree_lock(); }
   static Heap& Heap_(Kernel& k) { return k.heap(); }
   static const std::vector<std::unique_ptr<page>>& Pages(const Kernel& k) {
     return k.pages();
