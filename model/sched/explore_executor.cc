@@ -151,7 +151,22 @@ void ExploreExecutor::Point(const char* op, uint64_t arg) {
   if (s == nullptr) return;  // setup and quiescence code run outside tasks
   s->pending_op = op;
   s->pending_arg = arg;
-  if (continue_inline_ && ContinueInline(s)) return;
+  if (continue_inline_) {
+    if (ContinueInline(s)) return;
+    if (Fiber::kCanSwitchDirectly && handoff_ &&
+        decision_.kind == Decision::kRun) {
+      // Another task's step: it starts here, and its fiber runs in this
+      // one's place (Switch learns from current_ who comes back).
+      handoff_ = false;
+      Slot* next = slots_[decision_.pick].get();
+      BeginSlice(next, decision_.preempted);
+      switches_++;
+      current_ = next;
+      s->fiber->SwitchTo(*next->fiber);
+      if (stopping_) throw TaskOops{};
+      return;
+    }
+  }
   s->fiber->Suspend();
   if (stopping_) throw TaskOops{};
 }
@@ -219,26 +234,32 @@ void ExploreExecutor::RefreshEnabled() {
 }
 
 
-void ExploreExecutor::RunSlice(int id, bool preempted) {
+int ExploreExecutor::RunSlice(int id, bool preempted) {
   Slot* s = slots_[id].get();
   BeginSlice(s, preempted);
   // Strategies that never look at steps (random, PCT, replay) skip the
   // bookkeeping around the step.
-  if (wants_steps_) return ObservedSlice(s);
-  Switch(s);
-  if (GateOf(s->task) != gate_before_) enabled_stale_ = true;
+  if (wants_steps_) {
+    ObservedSlice(s);
+    return id;
+  }
+  Slot* ran = Switch(s);
+  if (GateOf(ran->task) != gate_before_) enabled_stale_ = true;
+  return ran->task.id;
 }
 
-void ExploreExecutor::Switch(Slot* s) {
+ExploreExecutor::Slot* ExploreExecutor::Switch(Slot* s) {
   switches_++;
   current_ = s;
   s->fiber->Resume();
+  Slot* ran = current_;  // s, or a task s's fiber switched to (Point)
   current_ = nullptr;
-  if (s->fiber->finished()) {
-    s->task.state = TaskState::kDone;
-    s->fiber.reset();  // the stack goes back to the pool
+  if (ran->fiber->finished()) {
+    ran->task.state = TaskState::kDone;
+    ran->fiber.reset();  // the stack goes back to the pool
     enabled_stale_ = true;
   }
+  return ran;
 }
 
 void ExploreExecutor::ObservedSlice(Slot* s) {
@@ -306,8 +327,7 @@ RunOutcome ExploreExecutor::Run() {
       stopping_ = true;
       break;
     }
-    RunSlice(d.pick, d.preempted);
-    last = d.pick;
+    last = RunSlice(d.pick, d.preempted);
     if (steps_ > max_steps_ && !kernel.Fatal()) {
       kernel.StepLimitExceeded();
       stopping_ = true;
@@ -324,6 +344,7 @@ RunOutcome ExploreExecutor::Run() {
 // Unwinds every unfinished task (each throws TaskOops at its next point).
 void ExploreExecutor::KillAll() {
   stopping_ = true;
+  handoff_ = false;
   for (auto& s : slots_) {
     while (s->fiber && !s->fiber->finished()) {
       current_ = s.get();

@@ -67,15 +67,20 @@ class ExploreExecutor : public Executor {
     bool preempted = false;
   };
   Decision Decide(int last);
-  // One step: the task `id` runs from its point to its next one.
-  void RunSlice(int id, bool preempted);
+  // Steps from the task `id`'s point on, until the scheduler is needed
+  // again (Point may run further steps, of it and of others, without it).
+  // Returns the task whose step ran last.
+  int RunSlice(int id, bool preempted);
   void BeginSlice(Slot* s, bool preempted);
   void RecordTraceEvent(const Slot& s, bool preempted);
-  // Runs s to its next point (a fiber switch); a finished task is done.
-  void Switch(Slot* s);
+  // Resumes s's fiber until a fiber comes back to the scheduler; returns
+  // that task's slot (a finished task is done).
+  Slot* Switch(Slot* s);
   // At a point of the running task s (Point): the scheduler's next
   // decision, made there. True when it is s again and its step has begun
-  // (no switch: the step's order and effects are the same).
+  // (no switch: the step's order and effects are the same). Otherwise
+  // Point switches to the chosen task directly, or hands the decision to
+  // Run (handoff_).
   bool ContinueInline(Slot* s);
   // RunSlice's step for strategies that watch steps (Strategy::OnStep).
   void ObservedSlice(Slot* s);

@@ -34,6 +34,18 @@ namespace ctx = boost::context::detail;
 
 namespace {
 constexpr size_t kGuard = 4096;
+
+// What a jump hands over: where the context that jumped (a fiber, or the
+// scheduler) is to be saved, and the fiber jumped to (Entry needs it).
+struct Handover {
+  ctx::fcontext_t* save;
+  Fiber* to;
+};
+
+// Back on a stack after a jump: save the context that jumped here.
+inline void Land(ctx::transfer_t from) {
+  *static_cast<Handover*>(from.data)->save = from.fctx;
+}
 }  // namespace
 
 StackPool::StackPool(size_t stack_size) : stack_size_(stack_size) {}
@@ -90,9 +102,11 @@ void Fiber::Resume() {
   tsan_caller_ = __tsan_get_current_fiber();
   __tsan_switch_to_fiber(tsan_fiber_, 0);
 #endif
-  // The first jump enters Entry with `this`; later ones return from the
-  // fiber's jump in Suspend.
-  self_ = ctx::jump_fcontext(self_, this).fctx;
+  // The first jump enters Entry; later ones return from the fiber's jump
+  // in Suspend or SwitchTo. Whichever fiber of the pool jumps home lands
+  // here, and is saved where it says.
+  Handover h{pool_->home(), this};
+  Land(ctx::jump_fcontext(self_, &h));
 #ifdef SQL_FIBER_TSAN
   if (finished_) __tsan_switch_to_fiber(tsan_caller_, 0);
 #endif
@@ -124,13 +138,20 @@ void Fiber::Suspend() {
   // fiber instead stays current until Resume() is back on the scheduler.
   __tsan_switch_to_fiber(tsan_caller_, 0);
 #endif
-  caller_ = ctx::jump_fcontext(caller_, nullptr).fctx;
+  Handover h{&self_, nullptr};
+  Land(ctx::jump_fcontext(*pool_->home(), &h));
   SwitchIn();
 }
 
+void Fiber::SwitchTo(Fiber& next) {
+  if (!kCanSwitchDirectly) std::abort();  // the sanitizers would not know
+  Handover h{&self_, &next};
+  Land(ctx::jump_fcontext(next.self_, &h));
+}
+
 void Fiber::Entry(ctx::transfer_t from) {
-  Fiber* f = static_cast<Fiber*>(from.data);
-  f->caller_ = from.fctx;
+  Fiber* f = static_cast<Handover*>(from.data)->to;
+  Land(from);
   f->SwitchIn();
   try {
     f->body_();
@@ -139,7 +160,8 @@ void Fiber::Entry(ctx::transfer_t from) {
   }
   f->finished_ = true;
   f->SwitchOut(true);
-  ctx::jump_fcontext(f->caller_, nullptr);  // never resumed again
+  Handover h{&f->self_, nullptr};
+  ctx::jump_fcontext(*f->pool_->home(), &h);  // never resumed again
   std::abort();
 }
 
