@@ -84,7 +84,8 @@ void lockdep_acquire(const char* cls, const char* fn, bool trylock) {
   if (cls == nullptr || t == nullptr || !k.config().debug) return;
   // Only the task itself touches its held locks.
   std::vector<std::string> cycle;
-  if (!trylock) cycle = KernelInternal::Lockdep(k).Acquire(t->held_locks, cls);
+  if (!trylock && !t->held_locks.empty())  // the first lock orders nothing
+    cycle = KernelInternal::Lockdep(k).Acquire(t->held_locks, cls);
   t->held_locks.push_back(cls);
   if (cycle.empty() || !KernelInternal::LockdepOn(k)) return;
   KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run

@@ -61,9 +61,15 @@ class PctStrategy : public Strategy {
         Prio(current) = depth_ - 1 - static_cast<long>(next_change_);
       next_change_++;
     }
+    Prio(enabled.back());  // ids ascend: every one has a priority now
     int best = enabled.front();
-    for (int id : enabled)
-      if (Prio(id) > Prio(best)) best = id;
+    long best_prio = prio_[best];
+    for (int id : enabled) {
+      if (prio_[id] > best_prio) {
+        best = id;
+        best_prio = prio_[id];
+      }
+    }
     return best;
   }
   bool EndRun(long steps) override {
