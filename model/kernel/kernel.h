@@ -257,8 +257,8 @@ class Kernel : public RunHooks {
                         std::memory_order_relaxed);
   }
 
-  // The reports of MightSleep, ScheduleCheck and CheckPtr (out of line: the checks are
-  // on every API call, the reports rare).
+  // The reports of MightSleep, ScheduleCheck and CheckPtr (out of line: the
+  // checks are on every API call, the reports rare).
   void MightSleepAtomic(Task* t, const char* fn);
   [[noreturn]] void SchedulingWhileAtomic(Task* t, const char* fn);
   [[noreturn]] void BadPointer(uint64_t a, const char* fn);

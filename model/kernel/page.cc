@@ -112,7 +112,7 @@ std::string dump_page(const page* p) {
 
 // CheckPage's reports (out of line: the check is on every page call).
 [[gnu::noinline, gnu::cold]] static void BadPage(Kernel& k, page* p,
-                                                const char* fn) {
+                                                 const char* fn) {
   if (p->magic != kPageMagic)
     k.Bug(Check::kNotAPage, std::string("general protection fault in ") + fn,
           std::string("general protection fault: 0000 [#1] SMP\nIP: ") + fn +

@@ -233,7 +233,6 @@ void ExploreExecutor::RefreshEnabled() {
   out->resize(kept);
 }
 
-
 int ExploreExecutor::RunSlice(int id, bool preempted) {
   Slot* s = slots_[id].get();
   BeginSlice(s, preempted);

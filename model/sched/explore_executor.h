@@ -102,7 +102,7 @@ class ExploreExecutor : public Executor {
   std::vector<int> choices_;
   std::vector<int> enabled_;
   bool enabled_stale_ = true;
-  bool wants_steps_ = false;  // strategy_->WantsSteps(), for this run
+  bool wants_steps_ = false;      // strategy_->WantsSteps(), for this run
   bool continue_inline_ = false;  // decisions may be made in Point
   bool handoff_ = false;          // decision_ was made in Point
   Decision decision_;

@@ -75,8 +75,9 @@ void StackPool::Give(void* base) { free_.push_back(base); }
 Fiber::Fiber(StackPool* pool, std::function<void()> body)
     : pool_(pool), body_(std::move(body)), stack_base_(pool->Take()) {
   // The stack grows down from its top (page-aligned, so 16-byte aligned).
-  self_ = ctx::make_fcontext(static_cast<char*>(stack_base_) + pool->stack_size(),
-                             pool->stack_size(), &Fiber::Entry);
+  self_ =
+      ctx::make_fcontext(static_cast<char*>(stack_base_) + pool->stack_size(),
+                         pool->stack_size(), &Fiber::Entry);
 #ifdef SQL_FIBER_TSAN
   tsan_fiber_ = __tsan_create_fiber(0);
 #endif

@@ -53,7 +53,8 @@ Scenario Contended() {
                     for (int t = 0; t < 3; t++)
                       k.Spawn(Proc("dd", [=, &k] {
                         reader(t, 3 + t);
-                        if (t == 0) k.Spawn(Proc("late", [=] { reader(3, 2); }));
+                        if (t == 0)
+                          k.Spawn(Proc("late", [=] { reader(3, 2); }));
                       }));
                   }};
 }
