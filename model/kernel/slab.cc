@@ -172,7 +172,7 @@ void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller) {
   bool corrupt = false;
   void* p = nullptr;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     p = KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
                                        t ? t->Comm() : "setup", &corrupt);
   }
@@ -236,14 +236,14 @@ void kfree(const void* p) {
   uint64_t cache = 0;
   uintptr_t base = 0;
   if (p != nullptr) {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
     if (obj != nullptr && base == reinterpret_cast<uintptr_t>(p))
       cache = obj->size;
   }
   k.Point("kfree", cache);
   if (p == nullptr) return;  // kfree(NULL) is legal
-  std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
+  std::unique_lock<RunMutex> l(KernelInternal::TreeLock(k));
   const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
   // debugobjects is a debug kernel's: a production one frees silently.
   if (k.config().debug && obj != nullptr && !obj->freed &&
@@ -271,7 +271,7 @@ static void KasanCheck(const void* p, size_t size, const char* what,
                        const char* fn) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(p, fn);
-  std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
+  std::unique_lock<RunMutex> l(KernelInternal::TreeLock(k));
   if (!k.config().debug) {
     if (!KernelInternal::Heap_(k).Unmapped(p)) return;
     l.unlock();
