@@ -141,8 +141,8 @@ TEST(Bench, SteadyStateSpanStopsDdAndMeasuresTheLongFileRate) {
   ASSERT_NE(img, nullptr);
   const CpuProfile* cpu = FindCpuProfile("kvm-hdb");
   ASSERT_NE(cpu, nullptr);
-  CostModel cost = MakeCostModel(*cpu, CommittedHostCosts(),
-                                 ContentKind::kText22);
+  CostModel cost =
+      MakeCostModel(*cpu, CommittedHostCosts(), ContentKind::kText22);
   CellSpec s;
   s.variant = "sync-3.13";
   s.dd_bs = 64 << 10;

@@ -165,8 +165,10 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle,
 
 void SteadyStateSpan(CellSpec* spec, uint32_t block_size) {
   uint64_t b = block_size, bs = spec->dd_bs;
-  spec->warmup_bytes = RoundUp(std::max({2 * b, 2 * bs, uint64_t{512} << 10}), bs);
-  spec->measure_bytes = RoundUp(std::max({4 * b, 4 * bs, uint64_t{2} << 20}), bs);
+  spec->warmup_bytes =
+      RoundUp(std::max({2 * b, 2 * bs, uint64_t{512} << 10}), bs);
+  spec->measure_bytes =
+      RoundUp(std::max({4 * b, 4 * bs, uint64_t{2} << 20}), bs);
 }
 
 std::string CellResult::Cell() const {
