@@ -155,7 +155,10 @@ TEST(Bench, SteadyStateSpanStopsDdAndMeasuresTheLongFileRate) {
   ASSERT_EQ(whole.failure + span.failure, "");
   EXPECT_EQ(whole.measured_bytes, 8u << 20);
   EXPECT_EQ(span.measured_bytes, 2u << 20);
-  EXPECT_EQ(span.c.decompress_calls, (512u + 2048u) / 128u);
+  // 20 blocks in the span, and one past it: the last read hits the
+  // PG_readahead marker on the span's last block (3.13's sequential
+  // window, dd bs 64K), whose readahead reads the next block.
+  EXPECT_EQ(span.c.decompress_calls, (512u + 2048u) / 128u + 1);
   EXPECT_NEAR(span.mbps, whole.mbps, whole.mbps * 0.005);
   // Spans are whole dd calls: a 1M dd on 128K blocks warms up for 2 calls.
   s.dd_bs = 1 << 20;
