@@ -18,6 +18,7 @@
 #include "hw_emul/block_device.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/scenario.h"
+#include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
 #include "model/sched/simulate_executor.h"
 #include "model/variants/decompressor.h"
@@ -141,7 +142,7 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle,
       }
       size_t want = static_cast<size_t>(
           std::min<uint64_t>(bs, oracle->content.size() - at));
-      long got = generic_file_read(f, buf.data(), bs, &pos);
+      long got = mm_file_read(f, buf.data(), bs, &pos);
       if (got != static_cast<long>(want) ||
           std::memcmp(buf.data(), oracle->content.data() + at, want) != 0) {
         char body[160];
@@ -212,7 +213,7 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
   sc.config.ncpus = spec.ncpus;
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 50000000;
-  sc.config.mm_rereads_not_uptodate = real != nullptr;
+  sc.config.mm_era = real ? LinuxMmEra(spec.variant) : rp->mm;
   sc.setup = [&](Kernel& k) {
     SquashfsMount* m = real ? squashfs_device_only(k, medium, *dev_opt)
                             : squashfs_mount(k, *image, &rp_wrapped,

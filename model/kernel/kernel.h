@@ -33,6 +33,9 @@ struct bio;
 struct work_struct;
 struct block_device;
 
+// The kernel whose memory management drives the file system under test.
+enum class MmEra : uint8_t { k3_13, k6_1, k6_12 };
+
 struct KernelConfig {
   int ncpus = 2;
   bool preempt_rt = false;   // local_lock is a sleeping per-CPU lock
@@ -45,11 +48,14 @@ struct KernelConfig {
   // and a DEBUG_VM check (VM_BUG_ON_PAGE) is recorded as a warning while
   // execution goes on as the kernel without DEBUG_VM would.
   bool debug = true;
-  // The MM of 5.x and later (mm/filemap.c): a page left in the cache
-  // unlocked and !uptodate without PG_error is re-read through
-  // ->read_folio by the next reader (filemap_update_page), so it is a legal
-  // state at quiescence. 3.13's readers returned EIO on it instead.
-  bool mm_rereads_not_uptodate = false;
+  // Whose MM drives the read path (model/mm): 3.13's do_generic_file_read
+  // and ondemand_readahead, or 6.1's / 6.12's filemap_read and readahead
+  // window. In 6.x a page left in the cache unlocked and !uptodate without
+  // PG_error is re-read through ->read_folio by the next reader
+  // (filemap_update_page), so it is a legal state at quiescence; 3.13's
+  // readers returned EIO on it instead.
+  MmEra mm_era = MmEra::k3_13;
+  bool mm_rereads_not_uptodate() const { return mm_era != MmEra::k3_13; }
   // Lint findings (checks with no kernel counterpart, contracts.h) are
   // always kept in Kernel::lints(); with `lint` they are also reports
   // (warnings titled "lint: ...").

@@ -275,7 +275,7 @@ void CheckPagesAtQuiescence(Kernel& k) {
                         "\nno task will ever unlock it: readers sleep forever");
     }
     if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error)) &&
-        !k.config().mm_rereads_not_uptodate) {
+        !k.config().mm_rereads_not_uptodate()) {
       return k.Lint(Check::kPageNotUptodateAtQuiescence,
                     "page cache page neither uptodate nor error",
                     dump_page(p.get()));
