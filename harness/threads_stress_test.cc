@@ -47,23 +47,6 @@ TEST(ThreadsStress, CorrectVariantsRunClean) {
   }
 }
 
-// The real kernels on real threads: the RAM disk and an emulated eMMC.
-// Not under ThreadSanitizer yet: the real modules are built without it, and
-// that configuration has not been qualified (model/linux/README.md).
-TEST(ThreadsStress, RealKernelsRunClean) {
-#if defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "real kernel code is not stressed under ThreadSanitizer yet";
-#endif
-  for (const char* v : {"linux-6.12", "linux-6.1"}) {
-    for (const char* w : {"dd2", "rand", "reclaim", "dd2//emmc-hs200"}) {
-      int status = 0;
-      std::string out =
-          RunStress(std::string(v) + "/multi/" + w + " 8", &status);
-      EXPECT_EQ(status, 0) << v << "/" << w << "\n" << out;
-    }
-  }
-}
-
 TEST(ThreadsStress, Async2013IsFlagged) {
   int flagged = 0;
   std::string last;
