@@ -52,7 +52,7 @@ struct Outcomes {
 };
 
 Outcomes Explore(const std::string& variant, const std::string& workload,
-             const std::string& faults, int seeds) {
+                 const std::string& faults, int seeds) {
   Outcomes o;
   auto summary = std::make_shared<std::string>();
   auto sc = MakeScenario(
@@ -111,13 +111,13 @@ std::vector<std::pair<std::string, std::string>> Cases() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Workloads, Differential, ::testing::ValuesIn(Cases()),
-    [](const auto& info) {
-      return info.param.first + (info.param.second.empty()
-                                     ? std::string()
-                                     : "_" + info.param.second);
-    });
+INSTANTIATE_TEST_SUITE_P(Workloads, Differential, ::testing::ValuesIn(Cases()),
+                         [](const auto& info) {
+                           return info.param.first +
+                                  (info.param.second.empty()
+                                       ? std::string()
+                                       : "_" + info.param.second);
+                         });
 
 }  // namespace
 }  // namespace squashlab

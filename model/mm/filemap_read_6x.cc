@@ -25,8 +25,8 @@ size_t BatchSize() { return Is6_1() ? 15 : 31; }
 
 // filemap_get_read_batch: referenced cached pages from index to max,
 // stopping after the first one that is !uptodate or PG_readahead.
-void filemap_get_read_batch(address_space* mapping, pgoff_t index,
-                            pgoff_t max, std::vector<page*>& batch) {
+void filemap_get_read_batch(address_space* mapping, pgoff_t index, pgoff_t max,
+                            std::vector<page*>& batch) {
   for (pgoff_t i = index; i <= max && batch.size() < BatchSize(); i++) {
     page* p = find_get_page(mapping, i);
     if (p == nullptr) break;

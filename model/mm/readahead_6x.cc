@@ -165,8 +165,8 @@ void ondemand_readahead_6_1(Ractl& r, page* marked, pgoff_t index,
   if (index == ra->start + ra->size - ra->async_size ||
       index == ra->start + ra->size) {
     ra->start += ra->size;
-    ra->size = static_cast<unsigned>(
-        std::max<unsigned long>(ra->size, get_next_ra_size_6x(ra->size, max_pages)));
+    ra->size = static_cast<unsigned>(std::max<unsigned long>(
+        ra->size, get_next_ra_size_6x(ra->size, max_pages)));
     ra->async_size = ra->size;
     goto readit;
   }
@@ -180,9 +180,9 @@ void ondemand_readahead_6_1(Ractl& r, page* marked, pgoff_t index,
     goto readit;
   }
   if (req_size > max_pages) goto initial_readahead;
-  if (index - static_cast<pgoff_t>(
-                  static_cast<unsigned long long>(ra->prev_pos) >>
-                  PAGE_CACHE_SHIFT) <=
+  if (index -
+          static_cast<pgoff_t>(static_cast<unsigned long long>(ra->prev_pos) >>
+                               PAGE_CACHE_SHIFT) <=
       1UL)
     goto initial_readahead;
   {
@@ -244,7 +244,8 @@ void sync_ra_6_12(Ractl& r, pgoff_t index, unsigned long req_count) {
   }
   if (miss == ULONG_MAX) contig_count *= 2;
   ra->start = index;
-  ra->size = static_cast<unsigned>(std::min(contig_count + req_count, max_pages));
+  ra->size =
+      static_cast<unsigned>(std::min(contig_count + req_count, max_pages));
   ra->async_size = 1;
   submit_window(r);
 }
@@ -255,8 +256,8 @@ void async_ra_6_12(Ractl& r, pgoff_t index, unsigned long req_count) {
   unsigned long max_pages = ractl_max_pages(r, req_count);
   if (index == ra->start + ra->size - ra->async_size) {
     ra->start += ra->size;
-    ra->size = static_cast<unsigned>(
-        std::max<unsigned long>(ra->size, get_next_ra_size_6x(ra->size, max_pages)));
+    ra->size = static_cast<unsigned>(std::max<unsigned long>(
+        ra->size, get_next_ra_size_6x(ra->size, max_pages)));
     ra->async_size = ra->size;
     return submit_window(r);
   }
@@ -299,9 +300,8 @@ void page_cache_sync_ra(address_space* mapping, file_ra_state* ra, file* filp,
   sync_ra_6_12(r, index, req_count);
 }
 
-void page_cache_async_ra(address_space* mapping, file_ra_state* ra,
-                         file* filp, page* pg, pgoff_t index,
-                         unsigned long req_count) {
+void page_cache_async_ra(address_space* mapping, file_ra_state* ra, file* filp,
+                         page* pg, pgoff_t index, unsigned long req_count) {
   if (!ra->ra_pages) return;
   ClearPageReadahead(pg);
   Ractl r = MakeRactl(mapping, ra, filp);

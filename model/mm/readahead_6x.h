@@ -26,9 +26,8 @@ namespace squashlab {
 // (6.1 or 6.12). `filp` may be nullptr (no file: no forced readahead).
 void page_cache_sync_ra(address_space* mapping, file_ra_state* ra, file* filp,
                         pgoff_t index, unsigned long req_count);
-void page_cache_async_ra(address_space* mapping, file_ra_state* ra,
-                         file* filp, page* pg, pgoff_t index,
-                         unsigned long req_count);
+void page_cache_async_ra(address_space* mapping, file_ra_state* ra, file* filp,
+                         page* pg, pgoff_t index, unsigned long req_count);
 
 // The window arithmetic of 6.x, exposed for tests (get_init_ra_size is
 // 3.13's, readahead.h).

@@ -30,7 +30,7 @@ namespace {
 struct FakeFs {
   std::vector<std::pair<unsigned long, size_t>> batches;  // ->readahead
   std::vector<unsigned long> folio_reads;                 // ->read_folio
-  size_t take = ~size_t{0};        // pages ->readahead takes per batch
+  size_t take = ~size_t{0};         // pages ->readahead takes per batch
   std::set<unsigned long> failing;  // pages whose read fails
 };
 FakeFs* g_fs = nullptr;
@@ -77,7 +77,7 @@ struct ReadLog {
 // One reader: `reads` sequential reads of bs bytes from offset `from` of
 // a file of `pages` pages, after `pre` is read alone through ->read_folio.
 ReadLog ReadFile(MmEra era, unsigned long pages, size_t bs, int reads,
-            uint64_t from = 0, std::set<unsigned long> pre = {}) {
+                 uint64_t from = 0, std::set<unsigned long> pre = {}) {
   ReadLog log;
   Scenario sc;
   sc.name = "mm6x";
@@ -88,29 +88,28 @@ ReadLog ReadFile(MmEra era, unsigned long pages, size_t bs, int reads,
     ino->i_mapping = new_address_space("fake");
     ino->i_mapping->host = ino;
     ino->i_mapping->a_ops = &kFakeOps;
-    k.Spawn(TaskSpec{"dd", TaskContext::kProcess, 0, 0, 0, [&, ino] {
-                       for (unsigned long idx : pre) {
-                         page* p = page_cache_alloc(ino->i_mapping);
-                         add_to_page_cache_lru(p, ino->i_mapping, idx,
-                                               GFP_KERNEL);
-                         FakeReadFolio(nullptr, p);
-                         put_page(p);
-                       }
-                       g_fs->folio_reads.clear();
-                       file* f = open_file(ino, 32);
-                       int64_t pos = static_cast<int64_t>(from);
-                       std::vector<char> buf(bs);
-                       for (int i = 0; i < reads; i++) {
-                         long got = mm_file_read(f, buf.data(), bs, &pos);
-                         log.results.push_back(got);
-                         if (got > 0)
-                           log.bytes.insert(log.bytes.end(), buf.begin(),
-                                            buf.begin() + got);
-                       }
-                       log.ra_pages_after = f->f_ra.ra_pages;
-                       for (auto& [idx, p] : ino->i_mapping->page_tree)
-                         log.cached_after.push_back(idx);
-                     }});
+    k.Spawn(TaskSpec{
+        "dd", TaskContext::kProcess, 0, 0, 0, [&, ino] {
+          for (unsigned long idx : pre) {
+            page* p = page_cache_alloc(ino->i_mapping);
+            add_to_page_cache_lru(p, ino->i_mapping, idx, GFP_KERNEL);
+            FakeReadFolio(nullptr, p);
+            put_page(p);
+          }
+          g_fs->folio_reads.clear();
+          file* f = open_file(ino, 32);
+          int64_t pos = static_cast<int64_t>(from);
+          std::vector<char> buf(bs);
+          for (int i = 0; i < reads; i++) {
+            long got = mm_file_read(f, buf.data(), bs, &pos);
+            log.results.push_back(got);
+            if (got > 0)
+              log.bytes.insert(log.bytes.end(), buf.begin(), buf.begin() + got);
+          }
+          log.ra_pages_after = f->f_ra.ra_pages;
+          for (auto& [idx, p] : ino->i_mapping->page_tree)
+            log.cached_after.push_back(idx);
+        }});
   };
   Explorer explorer;
   auto strategy = MakeRandomStrategy();
