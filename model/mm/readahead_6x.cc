@@ -18,15 +18,6 @@ namespace {
 
 bool Is6_1() { return Kernel::Current().config().mm_era == MmEra::k6_1; }
 
-// The state DEFINE_READAHEAD sets up for one readahead: the file, its
-// window and the batch of contiguous locked pages being built.
-struct Ractl {
-  file* filp;
-  address_space* mapping;
-  file_ra_state* ra;
-  readahead_control batch;
-};
-
 // page_cache_next_miss: the first index from `index` on (index itself
 // included) not in the cache; when all max_scan are cached, 6.1 returns the
 // last index scanned and 6.12 the one after it.
@@ -59,15 +50,14 @@ pgoff_t page_cache_prev_miss(address_space* mapping, pgoff_t index,
 // ->read_folio) under one plug, then unlocks and releases what the file
 // system left, shrinking the window by it and dropping those pages from the
 // cache while the window's async part covers them.
-void read_pages(Ractl& r) {
-  readahead_control& rac = r.batch;
-  if (rac.pages.empty()) return;
+void read_pages(readahead_control& r) {
+  if (r.pages.empty()) return;
   const address_space_operations* ops = r.mapping->a_ops;
   blk_plug plug;
   blk_start_plug(&plug);
   if (ops->readahead) {
-    ops->readahead(&rac);
-    for (page* p : rac.pages) {
+    ops->readahead(&r);
+    for (page* p : r.pages) {
       r.ra->size -= 1;
       if (r.ra->async_size >= 1) {
         r.ra->async_size -= 1;
@@ -79,19 +69,20 @@ void read_pages(Ractl& r) {
   } else {
     // readahead_folio drops the MM's reference before ->read_folio runs;
     // the page cache's keeps the page.
-    for (page* p : rac.pages) {
+    for (page* p : r.pages) {
       put_page(p);
-      ops->readpage(r.filp, p);
+      ops->readpage(r.file, p);
     }
   }
-  rac.pages.clear();
+  r.pages.clear();
   blk_finish_plug(&plug);
 }
 
 // page_cache_ra_unbounded: pages for [index, index + nr_to_read), added
 // locked to the cache; a cached page (or a lost race to add one) sends the
 // batch so far and is skipped.
-void page_cache_ra_unbounded(Ractl& r, pgoff_t index, unsigned long nr_to_read,
+void page_cache_ra_unbounded(readahead_control& r, pgoff_t index,
+                             unsigned long nr_to_read,
                              unsigned long lookahead_size) {
   unsigned long mark = nr_to_read - lookahead_size;
   for (unsigned long i = 0; i < nr_to_read; i++) {
@@ -107,7 +98,7 @@ void page_cache_ra_unbounded(Ractl& r, pgoff_t index, unsigned long nr_to_read,
       continue;
     }
     if (i == mark) SetPageReadahead(p);
-    r.batch.pages.push_back(p);
+    r.pages.push_back(p);
   }
   // I/O errors are not looked at: a page left !uptodate is read again by
   // ->read_folio when someone needs it.
@@ -115,8 +106,8 @@ void page_cache_ra_unbounded(Ractl& r, pgoff_t index, unsigned long nr_to_read,
 }
 
 // do_page_cache_ra: never past the page holding the file's last byte.
-void do_page_cache_ra(Ractl& r, pgoff_t index, unsigned long nr_to_read,
-                      unsigned long lookahead_size) {
+void do_page_cache_ra(readahead_control& r, pgoff_t index,
+                      unsigned long nr_to_read, unsigned long lookahead_size) {
   uint64_t isize = i_size_read(mapping_host(r.mapping));
   if (isize == 0) return;
   pgoff_t end_index = static_cast<pgoff_t>((isize - 1) >> PAGE_CACHE_SHIFT);
@@ -127,7 +118,8 @@ void do_page_cache_ra(Ractl& r, pgoff_t index, unsigned long nr_to_read,
 
 // force_page_cache_ra: FMODE_RANDOM or readahead off: the request as is, up
 // to the device's optimal I/O size, in 2 MiB chunks.
-void force_page_cache_ra(Ractl& r, pgoff_t index, unsigned long nr_to_read) {
+void force_page_cache_ra(readahead_control& r, pgoff_t index,
+                         unsigned long nr_to_read) {
   const address_space_operations* ops = r.mapping->a_ops;
   if (!ops->readpage && !ops->readahead) return;
   unsigned long max_pages = std::max(r.ra->io_pages, r.ra->ra_pages);
@@ -142,7 +134,8 @@ void force_page_cache_ra(Ractl& r, pgoff_t index, unsigned long nr_to_read) {
 }
 
 // An oversized read may grow the window to the device's optimal I/O size.
-unsigned long ractl_max_pages(const Ractl& r, unsigned long req_size) {
+unsigned long ractl_max_pages(const readahead_control& r,
+                              unsigned long req_size) {
   unsigned long max_pages = r.ra->ra_pages;
   if (req_size > max_pages && r.ra->io_pages > max_pages)
     max_pages = std::min<unsigned long>(req_size, r.ra->io_pages);
@@ -151,40 +144,58 @@ unsigned long ractl_max_pages(const Ractl& r, unsigned long req_size) {
 
 // page_cache_ra_order for a mapping without large folios: the window as
 // order-0 pages.
-void submit_window(Ractl& r) {
+void submit_window(readahead_control& r) {
   do_page_cache_ra(r, r.ra->start, r.ra->size, r.ra->async_size);
+}
+
+// The page the previous read ended in.
+pgoff_t prev_index(const file_ra_state* ra) {
+  return static_cast<pgoff_t>(static_cast<unsigned long long>(ra->prev_pos) >>
+                              PAGE_CACHE_SHIFT);
+}
+
+// The expected marker was hit: a sequential stream, the next window ramps
+// up and is all async.
+void ramp_up(file_ra_state* ra, unsigned long max_pages) {
+  ra->start += ra->size;
+  ra->size = static_cast<unsigned>(std::max<unsigned long>(
+      ra->size, get_next_ra_size_6x(ra->size, max_pages)));
+  ra->async_size = ra->size;
+}
+
+// A marked page without a window that expects it (interleaved reads): the
+// window starts at the next page not cached and grows from the cached run
+// (the old async size). False when that run is too long to be one.
+bool window_past_cached_run(readahead_control& r, pgoff_t index,
+                            unsigned long req_size, unsigned long max_pages) {
+  pgoff_t start = page_cache_next_miss(r.mapping, index + 1, max_pages);
+  if (!start || start - index > max_pages) return false;
+  file_ra_state* ra = r.ra;
+  ra->start = start;
+  ra->size = static_cast<unsigned>(start - index + req_size);
+  ra->size = static_cast<unsigned>(get_next_ra_size_6x(ra->size, max_pages));
+  ra->async_size = ra->size;
+  return true;
 }
 
 // 6.1's ondemand_readahead; `marked` is the PG_readahead page that called
 // it (async), nullptr on a miss (sync).
-void ondemand_readahead_6_1(Ractl& r, page* marked, pgoff_t index,
+void ondemand_readahead_6_1(readahead_control& r, page* marked, pgoff_t index,
                             unsigned long req_size) {
   file_ra_state* ra = r.ra;
   unsigned long max_pages = ractl_max_pages(r, req_size);
   if (!index) goto initial_readahead;
   if (index == ra->start + ra->size - ra->async_size ||
       index == ra->start + ra->size) {
-    ra->start += ra->size;
-    ra->size = static_cast<unsigned>(std::max<unsigned long>(
-        ra->size, get_next_ra_size_6x(ra->size, max_pages)));
-    ra->async_size = ra->size;
+    ramp_up(ra, max_pages);
     goto readit;
   }
   if (marked != nullptr) {
-    pgoff_t start = page_cache_next_miss(r.mapping, index + 1, max_pages);
-    if (!start || start - index > max_pages) return;
-    ra->start = start;
-    ra->size = static_cast<unsigned>(start - index + req_size);
-    ra->size = static_cast<unsigned>(get_next_ra_size_6x(ra->size, max_pages));
-    ra->async_size = ra->size;
+    if (!window_past_cached_run(r, index, req_size, max_pages)) return;
     goto readit;
   }
   if (req_size > max_pages) goto initial_readahead;
-  if (index -
-          static_cast<pgoff_t>(static_cast<unsigned long long>(ra->prev_pos) >>
-                               PAGE_CACHE_SHIFT) <=
-      1UL)
-    goto initial_readahead;
+  if (index - prev_index(ra) <= 1UL) goto initial_readahead;
   {
     // try_context_readahead: the cached history behind index.
     pgoff_t head = page_cache_prev_miss(r.mapping, index - 1, max_pages);
@@ -223,12 +234,11 @@ readit:
 }
 
 // 6.12's page_cache_sync_ra past the forced case.
-void sync_ra_6_12(Ractl& r, pgoff_t index, unsigned long req_count) {
+void sync_ra_6_12(readahead_control& r, pgoff_t index,
+                  unsigned long req_count) {
   file_ra_state* ra = r.ra;
   unsigned long max_pages = ractl_max_pages(r, req_count);
-  pgoff_t prev_index = static_cast<pgoff_t>(
-      static_cast<unsigned long long>(ra->prev_pos) >> PAGE_CACHE_SHIFT);
-  if (!index || req_count > max_pages || index - prev_index <= 1UL) {
+  if (!index || req_count > max_pages || index - prev_index(ra) <= 1UL) {
     ra->start = index;
     ra->size = static_cast<unsigned>(get_init_ra_size(req_count, max_pages));
     ra->async_size = ra->size > req_count
@@ -251,31 +261,15 @@ void sync_ra_6_12(Ractl& r, pgoff_t index, unsigned long req_count) {
 }
 
 // 6.12's page_cache_async_ra past its early returns.
-void async_ra_6_12(Ractl& r, pgoff_t index, unsigned long req_count) {
+void async_ra_6_12(readahead_control& r, pgoff_t index,
+                   unsigned long req_count) {
   file_ra_state* ra = r.ra;
   unsigned long max_pages = ractl_max_pages(r, req_count);
   if (index == ra->start + ra->size - ra->async_size) {
-    ra->start += ra->size;
-    ra->size = static_cast<unsigned>(std::max<unsigned long>(
-        ra->size, get_next_ra_size_6x(ra->size, max_pages)));
-    ra->async_size = ra->size;
+    ramp_up(ra, max_pages);
     return submit_window(r);
   }
-  pgoff_t start = page_cache_next_miss(r.mapping, index + 1, max_pages);
-  if (!start || start - index > max_pages) return;
-  ra->start = start;
-  ra->size = static_cast<unsigned>(start - index + req_count);
-  ra->size = static_cast<unsigned>(get_next_ra_size_6x(ra->size, max_pages));
-  ra->async_size = ra->size;
-  submit_window(r);
-}
-
-Ractl MakeRactl(address_space* mapping, file_ra_state* ra, file* filp) {
-  Ractl r{filp, mapping, ra, {}};
-  r.batch.file = filp;
-  r.batch.mapping = mapping;
-  r.batch.ra = ra;
-  return r;
+  if (window_past_cached_run(r, index, req_count, max_pages)) submit_window(r);
 }
 
 }  // namespace
@@ -288,7 +282,7 @@ unsigned long get_next_ra_size_6x(unsigned long cur, unsigned long max) {
 
 void page_cache_sync_ra(address_space* mapping, file_ra_state* ra, file* filp,
                         pgoff_t index, unsigned long req_count) {
-  Ractl r = MakeRactl(mapping, ra, filp);
+  readahead_control r{filp, mapping, {}, ra};  // DEFINE_READAHEAD
   bool forced = filp != nullptr && filp->random;
   if (!ra->ra_pages) {
     if (filp == nullptr) return;
@@ -304,7 +298,7 @@ void page_cache_async_ra(address_space* mapping, file_ra_state* ra, file* filp,
                          page* pg, pgoff_t index, unsigned long req_count) {
   if (!ra->ra_pages) return;
   ClearPageReadahead(pg);
-  Ractl r = MakeRactl(mapping, ra, filp);
+  readahead_control r{filp, mapping, {}, ra};  // DEFINE_READAHEAD
   if (Is6_1()) return ondemand_readahead_6_1(r, pg, index, req_count);
   async_ra_6_12(r, index, req_count);
 }

@@ -8,6 +8,7 @@
 // shrunk to a quarter.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -177,6 +178,9 @@ TEST_P(Mm6x, PagesLeftInTheSyncPartStayForReadFolio) {
   ReadLog log = ReadFile(GetParam(), 64, 8 * 4096, 8);
   ASSERT_GE(fs_.batches.size(), 2u);
   EXPECT_EQ(fs_.batches[0], (std::pair<unsigned long, size_t>{0, 16}));
+  // Page 9, the first of the pages left, is read through ->read_folio.
+  EXPECT_NE(std::find(fs_.folio_reads.begin(), fs_.folio_reads.end(), 9u),
+            fs_.folio_reads.end());
   ASSERT_EQ(log.bytes.size(), 64u * 4096);
   for (size_t i = 0; i < log.bytes.size(); i++)
     ASSERT_EQ(static_cast<unsigned char>(log.bytes[i]), (i >> 12) & 0xff)
