@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the threads-executor stress test: sync-3.13,
-// async-fixed, readpages-cache and readahead-mainline run clean on real
-// threads (over the RAM disk and hw_emul devices), and async-2013's stress run
-// is flagged — by ThreadSanitizer under --config=tsan, or by the model's
-// contract checks (the test passes when the bug is found).
+// async-fixed, readpages-cache, readahead-mainline and the real 6.1 and 6.12
+// code run clean on real threads (over the RAM disk and hw_emul devices), and
+// async-2013's stress run is flagged — by ThreadSanitizer under --config=tsan,
+// or by the model's contract checks (the test passes when the bug is found).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -41,6 +41,21 @@ TEST(ThreadsStress, CorrectVariantsRunClean) {
       int status = 0;
       std::string out =
           RunStress(std::string(v) + "/multi/" + w + " 8", &status);
+      EXPECT_EQ(status, 0) << v << "/" << w << "\n" << out;
+      EXPECT_EQ(out.find("ThreadSanitizer"), std::string::npos) << out;
+    }
+  }
+}
+
+// The real kernels on real threads (under --config=tsan the modules are
+// built with ThreadSanitizer too): the RAM disk and an emulated eMMC, the
+// multi strategy, and percpu (local_lock) once.
+TEST(ThreadsStress, RealKernelsRunClean) {
+  for (const char* v : {"linux-6.12", "linux-6.1"}) {
+    for (const char* w : {"multi/dd2", "multi/rand", "multi/reclaim",
+                          "multi/dd2//emmc-hs200", "percpu/rand"}) {
+      int status = 0;
+      std::string out = RunStress(std::string(v) + "/" + w + " 8", &status);
       EXPECT_EQ(status, 0) << v << "/" << w << "\n" << out;
       EXPECT_EQ(out.find("ThreadSanitizer"), std::string::npos) << out;
     }

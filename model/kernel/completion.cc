@@ -13,16 +13,20 @@ void complete(completion* c) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(c, "complete");
   k.Point("complete", 0);
-  c->done.fetch_add(1);
-  k.Wake(c->wait);
+  // kernel/sched/completion.c: done++ and the wake-up under the wait
+  // queue's lock, so the waiter (whose stack may hold c) returns only after.
+  k.WakeAfter(
+      c->wait, [](void* p) { static_cast<completion*>(p)->done.fetch_add(1); },
+      c);
 }
 
 void complete_all(completion* c) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(c, "complete_all");
   k.Point("complete_all", 0);
-  c->done.store(1u << 30);
-  k.Wake(c->wait);
+  k.WakeAfter(
+      c->wait,
+      [](void* p) { static_cast<completion*>(p)->done.store(1u << 30); }, c);
 }
 
 void wait_for_completion(completion* c) {
@@ -30,11 +34,14 @@ void wait_for_completion(completion* c) {
   k.CheckPtr(c, "wait_for_completion");
   k.MightSleep("wait_for_completion");
   k.Point("wait_for_completion", 0);
+  // The check goes through Sleep, which on real threads takes the wait
+  // queue's lock as do_wait_for_common does: the caller may free c (on its
+  // stack) as soon as this returns.
   for (;;) {
-    unsigned d = c->done.load();
-    if (d > 0 && c->done.compare_exchange_strong(d, d - 1)) return;
     k.Sleep(
         c->wait, [c] { return c->done.load() > 0; }, "wait_for_completion", 0);
+    unsigned d = c->done.load();
+    if (d > 0 && c->done.compare_exchange_strong(d, d - 1)) return;
   }
 }
 

@@ -30,6 +30,7 @@ std::string Hex16(uint64_t v) {
 Kernel::Kernel(KernelConfig config, Executor* executor)
     : config_(config),
       exec_(executor),
+      concurrent_(executor->Concurrent()),
       tree_lock_(executor->Concurrent()),
       heap_(config.debug),
       waitq_mu_(executor->Concurrent()) {
@@ -220,7 +221,14 @@ void Kernel::SchedulingWhileAtomic(Task* t, const char* fn) {
 
 void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
                    const char* fn, uint64_t arg, bool spin) {
-  if (cond()) return;
+  if (cond()) {
+    // On real threads a waker may still be inside its wake-up (complete()
+    // holds the wait queue's lock across done++ and the wake): pass through
+    // the wait list's lock before returning, as the kernel's waiter does,
+    // so that the caller may free what holds wq.
+    if (concurrent_) exec_->WaitEvent(wq, [] { return true; });
+    return;
+  }
   Task* t = exec_->Current();
   if (t == nullptr)
     Bug(Check::kSleepOutsideTask, "BUG: sleeping outside any task", fn);

@@ -170,6 +170,11 @@ class Kernel : public RunHooks {
   void Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
              const char* fn, uint64_t arg, bool spin = false);
   void Wake(wait_queue_head_t& wq) { exec_->WakeUp(wq); }
+  // update(arg) and the wake-up as one step for wq's waiters (complete():
+  // done++ under the wait queue's lock).
+  void WakeAfter(wait_queue_head_t& wq, void (*update)(void*), void* arg) {
+    exec_->WakeUpAfter(wq, update, arg);
+  }
   // NULL / poison / freed-object checks on a pointer passed to `fn`.
   // A kernel-half address (ffff8800...: a freelist pointer read from a
   // reused object) is an unhandled paging request.
@@ -277,6 +282,7 @@ class Kernel : public RunHooks {
 
   KernelConfig config_;
   Executor* exec_;
+  bool concurrent_;  // exec_->Concurrent(): tasks are real threads
   static constexpr size_t kMaxReports = 32;
   mutable std::mutex report_mu_;
   std::vector<Report> reports_;

@@ -44,6 +44,15 @@ class Executor {
   // wake_up, as the kernel's wait_event does. REQUIRES: inside a task.
   virtual void WaitEvent(WaitList& wq, const std::function<bool()>& cond) = 0;
   virtual void WakeUp(WaitList& wq) = 0;
+  // update(arg), then WakeUp(wq), as one step against the waiters of wq: a
+  // waiter that sees update's effect cannot return before the wake-up is
+  // done with wq. complete() needs it: its waiter may free the completion
+  // (on its stack) as soon as it returns, and the kernel's complete() holds
+  // the wait queue's lock across done++ and the wake-up for that reason.
+  virtual void WakeUpAfter(WaitList& wq, void (*update)(void*), void* arg) {
+    update(arg);
+    WakeUp(wq);
+  }
   // Virtual-time cost (simulate); a no-op elsewhere.
   virtual void Charge(CostKind kind, uint64_t units,
                       const char* codec = nullptr) = 0;

@@ -92,8 +92,18 @@ void ThreadsExecutor::WaitEvent(WaitList& wq,
   asleep_.fetch_sub(1);
 }
 
+// The notification is made under wq.mu: a waiter re-checks its condition
+// under that lock, so it cannot return (and free the object holding wq)
+// while the waker still uses wq.
 void ThreadsExecutor::WakeUp(WaitList& wq) {
-  { std::lock_guard<std::mutex> l(wq.mu); }
+  std::lock_guard<std::mutex> l(wq.mu);
+  wq.cv.notify_all();
+}
+
+void ThreadsExecutor::WakeUpAfter(WaitList& wq, void (*update)(void*),
+                                  void* arg) {
+  std::lock_guard<std::mutex> l(wq.mu);
+  update(arg);
   wq.cv.notify_all();
 }
 

@@ -35,6 +35,7 @@ class ThreadsExecutor : public Executor {
   void Point(const char* op, uint64_t arg) override;
   void WaitEvent(WaitList& wq, const std::function<bool()>& cond) override;
   void WakeUp(WaitList& wq) override;
+  void WakeUpAfter(WaitList& wq, void (*update)(void*), void* arg) override;
   void Charge(CostKind, uint64_t, const char*) override {}
   void Delay(uint64_t ns) override;
   uint64_t NowNs() override;

@@ -5,9 +5,12 @@
 // its correct twin is silent.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "model/kernel/testing/planted.h"
 #include "model/sched/threads_executor.h"
@@ -62,6 +65,49 @@ TEST(Threads, AReportStopsTheRun) {
   ThreadsExecutor exec;
   ScenarioOutcome out = RunScenario(sc, exec, 1);
   EXPECT_EQ(out.report.kind, ReportKind::kPageBug) << out.report.ToString();
+}
+
+// complete()'s guarantee (kernel/sched/completion.c holds the wait queue's
+// lock across done++ and the wake-up): a waiter that sees the update cannot
+// return, and free the object holding the wait queue (submit_bio_wait's
+// completion lives on the waiter's stack), while the waker still uses it.
+struct SlowWake {
+  std::atomic<bool> cond{false}, update_done{false}, early{false};
+};
+
+TEST(Threads, AWaiterReturnsOnlyAfterTheWakeUpIsDone) {
+  for (int run = 0; run < 5; run++) {
+    SlowWake st;
+    Scenario sc{
+        "wake-after", {}, [&st](Kernel& k) {
+          auto* wq = k.New<wait_queue_head_t>();
+          k.Spawn(testing::Proc("waiter", [&st, wq] {
+            Kernel::Current().Sleep(
+                *wq, [&st] { return st.cond.load(); }, "wait", 0);
+            if (!st.update_done.load()) st.early.store(true);
+          }));
+          k.Spawn(testing::Proc("waker", [&st, wq] {
+            // Let the waiter go to sleep first.
+            std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            Kernel::Current().WakeAfter(
+                *wq,
+                [](void* p) {
+                  auto* s = static_cast<SlowWake*>(p);
+                  s->cond.store(true);
+                  // Longer than the waiter's re-check period.
+                  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                  s->update_done.store(true);
+                },
+                &st);
+          }));
+        }};
+    ThreadsExecutor exec;
+    ScenarioOutcome out = RunScenario(sc, exec, run);
+    EXPECT_TRUE(out.ok()) << out.report.ToString();
+    EXPECT_TRUE(st.cond.load());
+    EXPECT_FALSE(st.early.load())
+        << "the waiter returned while the wake-up was still running";
+  }
 }
 
 [[maybe_unused]] std::string RunRaceProgram(const char* mode, int* status) {
