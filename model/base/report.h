@@ -34,6 +34,7 @@ enum class ReportKind {
   kSleepInvalidContext,  // "BUG: sleeping function called from invalid
                          // context" (might_sleep)
   kLockdep,  // "WARNING: possible circular locking dependency detected"
+  kOutOfBounds,  // "BUG: KASAN: slab-out-of-bounds in ..."
 };
 
 const char* ReportKindName(ReportKind kind);

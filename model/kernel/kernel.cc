@@ -26,7 +26,7 @@ std::string Hex16(uint64_t v) {
 }
 
 Kernel::Kernel(KernelConfig config, Executor* executor)
-    : config_(config), exec_(executor), heap_(config.debug) {
+    : config_(config), exec_(executor), heap_(config.debug, config.ncpus) {
   exec_->Attach(this);
 }
 
