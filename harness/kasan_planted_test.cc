@@ -40,13 +40,11 @@ TEST_F(KasanPlanted, UseAfterFreeOfTheRequestIsReported) {
   EXPECT_EQ(r.kind, ReportKind::kUseAfterFree) << r.ToString();
   EXPECT_EQ(r.title, "BUG: KASAN: use-after-free in squashfs_async_req_work")
       << r.ToString();
-  EXPECT_NE(r.body.find("Read of size 4 at addr"), std::string::npos)
-      << r.body;
+  EXPECT_NE(r.body.find("Read of size 4 at addr"), std::string::npos) << r.body;
   EXPECT_NE(r.body.find("Allocated by task"), std::string::npos) << r.body;
   EXPECT_NE(r.body.find("squashfs_readpage_block"), std::string::npos)
       << r.body;
-  EXPECT_NE(r.body.find("Freed by task kworker"), std::string::npos)
-      << r.body;
+  EXPECT_NE(r.body.find("Freed by task kworker"), std::string::npos) << r.body;
   EXPECT_NE(r.body.find("kfree\n squashfs_async_req_work"), std::string::npos)
       << r.body;
   EXPECT_LE(c.first_failing_run, 1) << "every run frees a request";
@@ -70,10 +68,9 @@ TEST_F(KasanPlanted, ProductionKernelHasNoKasan) {
   // would on the seed's kernel.
   VerifyOptions opt;
   opt.budget = 20;
-  CellResult c = ExploreScenarios(
-      Scenarios("async-fixed-planted", "single", {"dd"}, "", nullptr, "",
-                "prod"),
-      opt, 0);
+  CellResult c = ExploreScenarios(Scenarios("async-fixed-planted", "single",
+                                            {"dd"}, "", nullptr, "", "prod"),
+                                  opt, 0);
   EXPECT_FALSE(c.found) << c.failure.report.ToString();
 }
 

@@ -82,8 +82,8 @@ void Heap::NewSlab(SlubCache& c) {
   c.end = c.next + n * c.size;
 }
 
-void* Heap::SlubAlloc(const std::string& name, size_t size, bool zero,
-                      int cpu, uintptr_t* corrupt_head) {
+void* Heap::SlubAlloc(const std::string& name, size_t size, bool zero, int cpu,
+                      uintptr_t* corrupt_head) {
   SlubCache& c = Cache(name, size);
   cpu = std::clamp(cpu, 0, ncpus_ - 1);
   uintptr_t head = c.freelist[static_cast<size_t>(cpu)];

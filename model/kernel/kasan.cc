@@ -13,12 +13,13 @@
 // executable's definitions take precedence for the kernel-address code;
 // clang's static runtime would clash, so clang builds use only the
 // prefixed names. __asan_handle_no_return belongs to libasan there.
+#include "model/kernel/kasan.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
-#include "model/kernel/kasan.h"
 #include "model/kernel/symbolize.h"
 
 #if defined(__has_feature)
@@ -54,24 +55,24 @@ inline void Check(uintptr_t a, size_t n, bool write, void* pc) {
 }  // namespace squashlab
 
 #define SL_RET __builtin_return_address(0)
-#define SL_SIZED(prefix, n)                                             \
-  void prefix##load##n##_noabort(uintptr_t a) {                         \
-    ::squashlab::Check(a, n, false, SL_RET);                            \
-  }                                                                     \
-  void prefix##store##n##_noabort(uintptr_t a) {                        \
-    ::squashlab::Check(a, n, true, SL_RET);                             \
+#define SL_SIZED(prefix, n)                      \
+  void prefix##load##n##_noabort(uintptr_t a) {  \
+    ::squashlab::Check(a, n, false, SL_RET);     \
+  }                                              \
+  void prefix##store##n##_noabort(uintptr_t a) { \
+    ::squashlab::Check(a, n, true, SL_RET);      \
   }
-#define SL_ALL(prefix)                                                  \
-  SL_SIZED(prefix, 1)                                                   \
-  SL_SIZED(prefix, 2)                                                   \
-  SL_SIZED(prefix, 4)                                                   \
-  SL_SIZED(prefix, 8)                                                   \
-  SL_SIZED(prefix, 16)                                                  \
-  void prefix##loadN_noabort(uintptr_t a, size_t n) {                   \
-    if (n != 0) ::squashlab::Check(a, n, false, SL_RET);                \
-  }                                                                     \
-  void prefix##storeN_noabort(uintptr_t a, size_t n) {                  \
-    if (n != 0) ::squashlab::Check(a, n, true, SL_RET);                 \
+#define SL_ALL(prefix)                                   \
+  SL_SIZED(prefix, 1)                                    \
+  SL_SIZED(prefix, 2)                                    \
+  SL_SIZED(prefix, 4)                                    \
+  SL_SIZED(prefix, 8)                                    \
+  SL_SIZED(prefix, 16)                                   \
+  void prefix##loadN_noabort(uintptr_t a, size_t n) {    \
+    if (n != 0) ::squashlab::Check(a, n, false, SL_RET); \
+  }                                                      \
+  void prefix##storeN_noabort(uintptr_t a, size_t n) {   \
+    if (n != 0) ::squashlab::Check(a, n, true, SL_RET);  \
   }
 
 extern "C" {
@@ -106,7 +107,8 @@ void* sl_kasan_memmove(void* d, const void* s, size_t n) {
   return std::memmove(d, s, n);
 }
 void* sl_kasan_memset(void* d, int c, size_t n) {
-  if (n != 0) ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
+  if (n != 0)
+    ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
   return std::memset(d, c, n);
 }
 

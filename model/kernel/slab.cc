@@ -3,10 +3,10 @@
 // quarantine and the checks KASAN and debugobjects would make.
 #include "model/kernel/slab.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <mutex>
 
 #include "model/kernel/kasan.h"
@@ -190,8 +190,7 @@ void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller,
           "__kmalloc_track_caller)",
           "stack segment: 0000 [#1] SMP\nRIP: [<ffffffff81106026>] "
           "__kmalloc_track_caller+0x56/0x130\nRAX: 0000000000000000 RBP: " +
-              Hex16(corrupt) + "\nthe freelist of " +
-              KmallocCacheName(size) +
+              Hex16(corrupt) + "\nthe freelist of " + KmallocCacheName(size) +
               " points at no object: a freed object's free pointer (offset "
               "0) was overwritten while the object was still linked");
   }
@@ -293,16 +292,18 @@ std::string Hex0x(uintptr_t v) { return "0x" + Hex16(v); }
 std::string DescribeAddress(Kernel& k, uintptr_t a) {
   uintptr_t base = 0;
   const HeapObject* obj = KernelInternal::Heap_(k).Nearest(a, &base);
-  if (obj == nullptr) return "The buggy address lies in slab memory no object was ever allocated from\n";
+  if (obj == nullptr)
+    return "The buggy address lies in slab memory no object was ever allocated "
+           "from\n";
   std::string cache = obj->cache;
-  std::string s = "The buggy address belongs to the object at " + Hex0x(base) +
-                  "\n which belongs to the cache " + cache + " of size " +
-                  std::to_string(obj->size) + "\nThe buggy address is located " +
-                  std::to_string(a - base) +
-                  (a < base + obj->size ? " bytes inside of "
-                                        : " bytes to the right of ") +
-                  std::to_string(obj->size) + "-byte region [" + Hex0x(base) +
-                  ", " + Hex0x(base + obj->size) + ")\n";
+  std::string s =
+      "The buggy address belongs to the object at " + Hex0x(base) +
+      "\n which belongs to the cache " + cache + " of size " +
+      std::to_string(obj->size) + "\nThe buggy address is located " +
+      std::to_string(a - base) +
+      (a < base + obj->size ? " bytes inside of " : " bytes to the right of ") +
+      std::to_string(obj->size) + "-byte region [" + Hex0x(base) + ", " +
+      Hex0x(base + obj->size) + ")\n";
   s += "Allocated by task " + obj->comm + ":\n kmalloc\n " + obj->site + "\n";
   if (obj->freed)
     s += "Freed by task " + obj->free_comm + ":\n kfree\n " + obj->free_site +

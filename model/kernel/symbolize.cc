@@ -36,7 +36,8 @@ std::vector<Sym> ReadSymbols(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return out;
   struct stat st;
-  if (fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(Elf64_Ehdr))) {
+  if (fstat(fd, &st) != 0 ||
+      st.st_size < static_cast<off_t>(sizeof(Elf64_Ehdr))) {
     close(fd);
     return out;
   }
@@ -51,7 +52,8 @@ std::vector<Sym> ReadSymbols(const std::string& path) {
             eh.e_ident[EI_CLASS] == ELFCLASS64 &&
             eh.e_shoff + uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr) <= len;
   std::vector<Elf64_Shdr> sh(ok ? eh.e_shnum : 0);
-  if (ok) std::memcpy(sh.data(), base + eh.e_shoff, sh.size() * sizeof(Elf64_Shdr));
+  if (ok)
+    std::memcpy(sh.data(), base + eh.e_shoff, sh.size() * sizeof(Elf64_Shdr));
   for (unsigned type : {SHT_SYMTAB, SHT_DYNSYM}) {
     for (const Elf64_Shdr& s : sh) {
       if (s.sh_type != type || s.sh_link >= sh.size()) continue;
@@ -65,9 +67,9 @@ std::vector<Sym> ReadSymbols(const std::string& path) {
             y.st_name >= strs.sh_size)
           continue;
         const char* n = base + strs.sh_offset + y.st_name;
-        out.push_back(
-            {y.st_value, y.st_value + std::max<uint64_t>(y.st_size, 1),
-             std::string(n, strnlen(n, strs.sh_size - y.st_name))});
+        out.push_back({y.st_value,
+                       y.st_value + std::max<uint64_t>(y.st_size, 1),
+                       std::string(n, strnlen(n, strs.sh_size - y.st_name))});
       }
     }
     if (!out.empty()) break;  // .symtab has everything .dynsym has
@@ -134,8 +136,9 @@ std::string FunctionAt(uintptr_t pc) {
     it = tables->emplace(l.path, ReadSymbols(l.path)).first;
   const std::vector<Sym>& syms = it->second;
   uintptr_t rel = pc - l.bias;
-  auto s = std::upper_bound(syms.begin(), syms.end(), rel,
-                            [](uintptr_t v, const Sym& y) { return v < y.start; });
+  auto s =
+      std::upper_bound(syms.begin(), syms.end(), rel,
+                       [](uintptr_t v, const Sym& y) { return v < y.start; });
   // The last symbol starting at or before pc, or one a little earlier
   // that still spans it (aliases and zero-sized symbols sit in between).
   for (int i = 0; i < 8 && s != syms.begin(); i++) {

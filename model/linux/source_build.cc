@@ -150,9 +150,9 @@ std::string Diagnose(const std::string& out) {
 
 const std::vector<std::string>& KernelCFlags() {
   static const std::vector<std::string> kFlags = {
-      "-std=gnu11",           "-fexceptions", "-fno-strict-aliasing",
-      "-fno-common",          "-Wall",        "-Wno-pointer-sign",
-      "-Wno-unused-function", "-Wno-format",  "-DKBUILD_MODNAME=\"squashfs\"",
+      "-std=gnu11", "-fexceptions", "-fno-strict-aliasing", "-fno-common",
+      "-Wall", "-Wno-pointer-sign", "-Wno-unused-function", "-Wno-format",
+      "-DKBUILD_MODNAME=\"squashfs\"",
       // A KASAN kernel's compilation (tools/build/copts.bzl): every load
       // and store calls the executable's checks (model/kernel/kasan.cc).
       "-fsanitize=kernel-address",

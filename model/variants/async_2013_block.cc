@@ -72,21 +72,18 @@ void squashfs_buffer_read_async(squashfs_end_io_assoc* io_assoc) {
   int i, length, bytes = 0;
 
   if (io_assoc->compressed) {
-    length = squashfs_decompress(
-        msblk, io_assoc->__bh, io_assoc->b_count,
-        io_assoc->offset, io_assoc->length, actor);
+    length = squashfs_decompress(msblk, io_assoc->__bh, io_assoc->b_count,
+                                 io_assoc->offset, io_assoc->length, actor);
     if (length < 0) goto read_failure;
   } else {
-    length = squashfs_copy_page(
-        msblk, io_assoc->__bh, io_assoc->b_count,
-        io_assoc->offset, io_assoc->length, actor);
+    length = squashfs_copy_page(msblk, io_assoc->__bh, io_assoc->b_count,
+                                io_assoc->offset, io_assoc->length, actor);
   }
 
   // Last page may have trailing bytes not filled.
   bytes = length % static_cast<int>(PAGE_CACHE_SIZE);
   if (bytes) {
-    char* pageaddr =
-        static_cast<char*>(kmap_atomic(page[pages - 1]));
+    char* pageaddr = static_cast<char*>(kmap_atomic(page[pages - 1]));
     std::memset(pageaddr + bytes, 0,
                 PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
     kunmap_atomic(pageaddr);

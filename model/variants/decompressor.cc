@@ -65,8 +65,8 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream,
     put_bh(bh[i]);
   }
   if (stream->codec == nullptr) return -EIO;
-  size_t cap = std::min<size_t>(
-      stream->out.size(), static_cast<size_t>(output->length));
+  size_t cap =
+      std::min<size_t>(stream->out.size(), static_cast<size_t>(output->length));
   auto res =
       stream->codec->Decompress(ByteSpan(stream->in.data(), stream->in.size()),
                                 std::span<uint8_t>(stream->out.data(), cap));

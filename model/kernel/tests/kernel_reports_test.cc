@@ -202,11 +202,11 @@ TEST(ProductionKernel, KfreeKeepsTheBytesAndKmallocReusesThem) {
         a->ptr = a;
         kfree(a);
         kasan_check_read(&a->ptr, sizeof a->ptr);  // a stale read: no report
-        EXPECT_EQ(a->ptr, a);       // kept
-        EXPECT_NE(a->b_count, 7);   // the free pointer took offset 0
+        EXPECT_EQ(a->ptr, a);                      // kept
+        EXPECT_NE(a->b_count, 7);  // the free pointer took offset 0
         auto* b = static_cast<Obj*>(kmalloc(sizeof(Obj), GFP_KERNEL));
-        EXPECT_EQ(b, a);           // LIFO reuse from the cache
-        EXPECT_EQ(b->ptr, a);      // stale field, as on a production SLUB
+        EXPECT_EQ(b, a);       // LIFO reuse from the cache
+        EXPECT_EQ(b->ptr, a);  // stale field, as on a production SLUB
         kfree(b);
         // Any allocation of the size class gets it: kmalloc-16 is shared.
         auto* other = static_cast<char*>(kmalloc(12, GFP_KERNEL));
@@ -280,7 +280,7 @@ TEST(ProductionKernel, DoubleFreeCorruptsTheFreelist) {
         kfree(p);
         void* q = kmalloc(32, GFP_KERNEL);  // p, once
         EXPECT_EQ(q, p);
-        std::memcpy(q, "<1>Dec 2", 8);      // its owner writes it
+        std::memcpy(q, "<1>Dec 2", 8);       // its owner writes it
         void* q2 = kmalloc(32, GFP_KERNEL);  // p again, for another owner
         EXPECT_EQ(q2, p);
         (void)kmalloc(32, GFP_KERNEL);  // the head is text: the oops
