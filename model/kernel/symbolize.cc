@@ -121,21 +121,46 @@ std::string Short(const std::string& mangled) {
   return s;
 }
 
-}  // namespace
+std::mutex g_mu;
 
-std::string FunctionAt(uintptr_t pc) {
-  static std::mutex mu;
+// The symbol table of the object holding pc, and pc relative to it.
+// REQUIRES: g_mu held.
+const std::vector<Sym>* TableFor(uintptr_t pc, uintptr_t* rel) {
   static auto* tables = new std::map<std::string, std::vector<Sym>>;
   Lookup l;
   l.pc = pc;
   dl_iterate_phdr(FindObject, &l);
-  if (!l.found) return "";
-  std::lock_guard<std::mutex> g(mu);
+  if (!l.found) return nullptr;
   auto it = tables->find(l.path);
   if (it == tables->end())
     it = tables->emplace(l.path, ReadSymbols(l.path)).first;
-  const std::vector<Sym>& syms = it->second;
-  uintptr_t rel = pc - l.bias;
+  *rel = pc - l.bias;
+  return &it->second;
+}
+
+}  // namespace
+
+bool IsFunctionStart(uintptr_t pc) {
+  static auto* known = new std::map<uintptr_t, bool>;
+  std::lock_guard<std::mutex> g(g_mu);
+  auto k = known->find(pc);
+  if (k != known->end()) return k->second;
+  uintptr_t rel = 0;
+  const std::vector<Sym>* syms = TableFor(pc, &rel);
+  bool ok = syms != nullptr &&
+            std::binary_search(
+                syms->begin(), syms->end(), Sym{rel, rel, ""},
+                [](const Sym& a, const Sym& b) { return a.start < b.start; });
+  (*known)[pc] = ok;
+  return ok;
+}
+
+std::string FunctionAt(uintptr_t pc) {
+  std::lock_guard<std::mutex> g(g_mu);
+  uintptr_t rel = 0;
+  const std::vector<Sym>* table = TableFor(pc, &rel);
+  if (table == nullptr) return "";
+  const std::vector<Sym>& syms = *table;
   auto s =
       std::upper_bound(syms.begin(), syms.end(), rel,
                        [](uintptr_t v, const Sym& y) { return v < y.start; });

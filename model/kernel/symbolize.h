@@ -13,6 +13,12 @@ namespace squashlab {
 // Thread-safe; slow the first time per object (reads its symbol table).
 std::string FunctionAt(uintptr_t pc);
 
+// Whether pc is the first instruction of a function of this process: a
+// call through a function pointer read from reused memory (a production
+// slab object another user now holds) would jump anywhere. Remembers the
+// answers.
+bool IsFunctionStart(uintptr_t pc);
+
 }  // namespace squashlab
 
 #endif  // SQUASHLAB_MODEL_KERNEL_SYMBOLIZE_H_
