@@ -8,10 +8,12 @@
 #include "model/kernel/bio.h"
 #include "model/kernel/blk_plug.h"
 #include "model/kernel/buffer_head.h"
+#include "model/kernel/check_call.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 #include "model/kernel/quiescence.h"
+#include "model/kernel/symbolize.h"
 #include "model/kernel/workqueue.h"
 
 namespace squashlab {
@@ -265,6 +267,19 @@ void Kernel::CheckPtr(const void* p, const char* fn) {
             " is POISON_INUSE: a never-initialised field of a kmalloc'd "
             "object");
   }
+}
+
+void CheckCall(const void* fn, const char* where) {
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(fn, where);
+  if (IsFunctionStart(reinterpret_cast<uintptr_t>(fn))) return;
+  k.Bug(Check::kPagingRequest,
+        "BUG: unable to handle kernel paging request in " + std::string(where),
+        "BUG: unable to handle kernel paging request at " +
+            Hex16(reinterpret_cast<uintptr_t>(fn)) + "\nIP: [<" +
+            Hex16(reinterpret_cast<uintptr_t>(fn)) + ">] (" + where +
+            " called through a pointer that names no function: its object "
+            "was freed and reused)\nOops: 0010 [#1] SMP");
 }
 
 void Kernel::CheckField(const void* base, size_t offset, const char* fn) {

@@ -7,6 +7,8 @@
 #ifndef SQUASHLAB_MODEL_VARIANTS_PAGE_ACTOR_H_
 #define SQUASHLAB_MODEL_VARIANTS_PAGE_ACTOR_H_
 
+#include "model/kernel/check_call.h"
+
 namespace squashlab {
 
 struct page;
@@ -39,13 +41,21 @@ squashfs_page_actor* squashfs_page_actor_init_special(struct page** page,
 // The calls load the actor's function pointers; the variants are built as
 // a KASAN kernel is (tools/build/copts.bzl), so an actor freed under its
 // user is a report, not a jump through poison.
+// On a production kernel a freed actor's bytes may belong to another
+// object by then: the call goes through Kernel::CheckCall.
 inline void* squashfs_first_page(squashfs_page_actor* a) {
+  CheckCall(reinterpret_cast<const void*>(a->squashfs_first_page),
+            "squashfs_first_page");
   return a->squashfs_first_page(a);
 }
 inline void* squashfs_next_page(squashfs_page_actor* a) {
+  CheckCall(reinterpret_cast<const void*>(a->squashfs_next_page),
+            "squashfs_next_page");
   return a->squashfs_next_page(a);
 }
 inline void squashfs_finish_page(squashfs_page_actor* a) {
+  CheckCall(reinterpret_cast<const void*>(a->squashfs_finish_page),
+            "squashfs_finish_page");
   a->squashfs_finish_page(a);
 }
 
