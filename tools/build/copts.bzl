@@ -40,10 +40,14 @@ _KASAN_CLANG = [
     "-DSQUASHLAB_KASAN=1",
 ]
 
+# UBSan's null and alignment checks would fire before the model's own
+# report of a NULL or poison pointer (the kernel's oops): off there.
+_NOT_USERSPACE = ["-fno-sanitize=address,null,alignment"]
+
 KASAN_COPTS = select({
     "//tools/build:san_tsan": [],
-    "//tools/build:san_asan_clang": ["-fno-sanitize=address"] + _KASAN_CLANG,
-    "//tools/build:san_asan": ["-fno-sanitize=address"] + _KASAN_GCC,
+    "//tools/build:san_asan_clang": _NOT_USERSPACE + _KASAN_CLANG,
+    "//tools/build:san_asan": _NOT_USERSPACE + _KASAN_GCC,
     "//tools/build:cc_clang": _KASAN_CLANG,
     "//conditions:default": _KASAN_GCC,
 })
