@@ -48,8 +48,8 @@ std::string Heap::CacheOf(size_t size, const char* cache) {
 Heap::SlubCache& Heap::Cache(const std::string& name, size_t size) {
   SlubCache& c = slub_[name];
   if (c.size == 0) {
-    c.pages = name.rfind("pages-", 0) == 0;
-    if (name.rfind("kmalloc-", 0) == 0) {
+    c.pages = name.find("pages-") != std::string::npos;
+    if (name.find("kmalloc-") != std::string::npos) {
       c.size = KmallocSizeClass(size);
     } else {
       // A kmem_cache of the code under test: it has a constructor (the

@@ -208,7 +208,7 @@ TEST(ProductionKernel, KfreeKeepsTheBytesAndKmallocReusesThem) {
         EXPECT_EQ(b, a);       // LIFO reuse from the cache
         EXPECT_EQ(b->ptr, a);  // stale field, as on a production SLUB
         kfree(b);
-        // Any allocation of the size class gets it: kmalloc-16 is shared.
+        // Any allocation of the size class (from this site) gets it.
         auto* other = static_cast<char*>(kmalloc(12, GFP_KERNEL));
         EXPECT_EQ(static_cast<void*>(other), static_cast<void*>(a));
         kfree(other);
