@@ -6,7 +6,10 @@
 # into a fresh loop-mounted ext4 file system (made again before every run, so
 # every run starts from the same state with cold metadata caches), in
 # rotating order, for several rounds; then the same on tmpfs, one round with
-# a busy loop on every core, and `strace -c` counts of the open calls.
+# a busy loop on every core, and `strace -c` counts of the open calls. In the
+# same rotation on the trees, "floor" (//bench:fs_floor) creates the tree's
+# source from memory with the fewest calls, 1 and 2 threads (floor-2):
+# what the file system itself costs; its time is the creation alone.
 # Images (a tree of >= 50,000 small files from /usr/share, lz4 and gzip; one
 # 1 GiB file, lz4) live on tmpfs so that reading them costs no disk I/O.
 #
@@ -25,6 +28,7 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+args="$*"  # for machine.txt; the loop below consumes them
 rounds=5
 load_rounds=3
 rd_rounds=1
@@ -68,9 +72,10 @@ if [[ -n $boost ]]; then
 fi
 if [[ $no_build == 0 ]]; then
   log "building squashlab (-c opt)"
-  (cd "$repo" && bazel build -c opt //cli:squashlab >&2)
+  (cd "$repo" && bazel build -c opt //cli:squashlab //bench:fs_floor >&2)
 fi
 squashlab="$repo/bazel-out/k8-opt/bin/cli/squashlab"
+fs_floor="$repo/bazel-out/k8-opt/bin/bench/fs_floor"
 
 # ---- file systems ----------------------------------------------------------------
 mnt="$work/mnt"
@@ -134,7 +139,7 @@ fi
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command: bench/extract_ext4.sh $*"
+  echo "command: bench/extract_ext4.sh $args"
   echo "cpu: $(lscpu | sed -n 's/^Model name: *//p') x $(nproc)"
   echo "kernel: $(uname -r)"
   echo "memory: $(free -g | awk '/^Mem:/ {print $2}') GiB"
@@ -148,11 +153,16 @@ fi
 
 # ---- runs ------------------------------------------------------------------------
 tools=(squashlab unsquashfs rdsquashfs)
+# The floor needs the tree's source as one directory (the image's root).
+floor_tools=()
+if [[ ${#tree_src[@]} == 1 && -x $fs_floor ]]; then floor_tools=(floor floor-2); fi
 command_for() {  # TOOL IMAGE DEST
   case $1 in
     squashlab) echo "$squashlab extract -q $2 $3" ;;
     unsquashfs) echo "unsquashfs -q -no-progress -d $3 $2" ;;
     rdsquashfs) echo "rdsquashfs -q -u / -p $3 -X -T -C -O $2" ;;
+    floor) echo "$fs_floor ${tree_src[0]} $3 1" ;;
+    floor-2) echo "$fs_floor ${tree_src[0]} $3 2" ;;
   esac
 }
 echo "case,fs,image,load,round,tool,seconds,sync_seconds,user,sys,rc,entries,loadavg" >"$out/runs.csv"
@@ -164,7 +174,7 @@ run_one() {  # CASE FS IMAGE LOAD ROUND TOOL
   t0=$(date +%s%N)
   local level=$nice_level
   [[ $4 == busy ]] && level=0
-  nice -n "$level" /usr/bin/time -o "$work/time.txt" -f '%U %S' $cmd >/dev/null 2>"$work/err.txt" || rc=$?
+  nice -n "$level" /usr/bin/time -o "$work/time.txt" -f '%U %S' $cmd >"$work/out.txt" 2>"$work/err.txt" || rc=$?
   t1=$(date +%s%N)
   sync
   t2=$(date +%s%N)
@@ -172,6 +182,14 @@ run_one() {  # CASE FS IMAGE LOAD ROUND TOOL
   local entries
   entries=$(find "$dest" | wc -l)
   read -r u s < <(tail -1 "$work/time.txt")
+  if [[ $6 == floor* ]]; then
+    # Its own figures: the creation, without loading the tree into memory.
+    local secs shift_ns
+    read -r secs u s <"$work/out.txt"
+    shift_ns=$((t1 - t0 - 10#${secs/./} * 100000))  # secs has 4 decimals
+    t1=$((t1 - shift_ns))
+    t2=$((t2 - shift_ns))
+  fi
   awk -v a="$t0" -v b="$t1" -v c="$t2" -v row="$1,$2,$3,$4,$5,$6" -v rest="$u,$s,$rc,$entries,$la" \
     'BEGIN {printf "%s,%.4f,%.4f,%s\n", row, (b - a) / 1e9, (c - b) / 1e9, rest}' >>"$out/runs.csv"
   log "$1 round $5 $6: $(tail -1 "$out/runs.csv" | cut -d, -f7,8) s (load $la)"
@@ -180,9 +198,12 @@ run_one() {  # CASE FS IMAGE LOAD ROUND TOOL
 # $rd_rounds rounds there (its ratio does not need the spread), none when busy.
 run_case() {  # CASE FS IMAGE LOAD ROUNDS
   local r i tool
+  local -a these=("${tools[@]}")
+  [[ $1 == tree* && $4 == shared ]] && these+=("${floor_tools[@]}")
+  local n=${#these[@]}
   for ((r = 0; r < $5; r++)); do
-    for ((i = 0; i < 3; i++)); do
-      tool=${tools[$(((r + i) % 3))]}
+    for ((i = 0; i < n; i++)); do
+      tool=${these[$(((r + i) % n))]}
       if [[ $tool == rdsquashfs && $2 == ext4 && $1 == tree* && ($r -ge $rd_rounds || $4 == busy) ]]; then
         continue
       fi

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """This file implements the report of bench/extract_ext4.sh: per case, each
 tool's median time with its spread (min-max over the rounds), the ratio of
-each peer's median to squashlab's, the time `sync` took afterwards, and the
+each peer's median to squashlab's (for the file-system floor, //bench:fs_floor,
+below 1), the time `sync` took afterwards, and the
 open calls strace counted. Prints the table; writes DIR/table.md and
 DIR/summary.json.
 
@@ -14,7 +15,7 @@ import os
 import statistics
 import sys
 
-TOOLS = ("squashlab", "unsquashfs", "rdsquashfs")
+TOOLS = ("squashlab", "unsquashfs", "rdsquashfs", "floor", "floor-2")
 
 
 def load(out):

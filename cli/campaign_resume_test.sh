@@ -16,7 +16,7 @@ args=(campaign --variant async-2013 --decomp single --workload pair --kernel deb
 "$bin" "${args[@]}" --out "$tmp/whole.json" >"$tmp/whole.txt"
 
 interrupts=0
-for attempt in $(seq 1 60); do
+for attempt in $(seq 1 30); do
   "$bin" "${args[@]}" --checkpoint "$tmp/cp.json" --out "$tmp/resumed.json" \
     >"$tmp/run.txt" 2>&1 &
   pid=$!
@@ -32,6 +32,12 @@ for attempt in $(seq 1 60); do
   [[ $rc -eq 0 ]] || { cat "$tmp/run.txt"; echo "exit $rc"; exit 1; }
   break
 done
+if [[ $rc -eq 130 ]]; then
+  # Still interrupted after every attempt (a loaded machine makes slow
+  # progress): the last resume runs to the end.
+  "$bin" "${args[@]}" --checkpoint "$tmp/cp.json" --out "$tmp/resumed.json" \
+    >"$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt"; exit 1; }
+fi
 echo "finished after $interrupts interruptions"
 [[ $interrupts -gt 0 ]] || { echo "never interrupted: proves nothing"; exit 1; }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements Extractor. The calling thread walks the image (whose
 // metadata is not thread-safe) and makes directories, symlinks and special
-// files in walk order. A file of one chunk (most files of a tree) is one task
-// for the WorkQueue: create, decode, write, set attributes, close, so that
-// the file system's work for files runs on every core. A larger file is
+// files in walk order. Files of one chunk (most files of a tree) are gathered
+// by directory into batches, each one task for the WorkQueue: create, decode,
+// write, set attributes, close each file, so that the file system's work for
+// files runs on every core while two threads rarely create in the same
+// directory (the file system serialises creations in one directory; a
+// second thread there only spins on its lock). A larger file is
 // created by the walk and each of its chunks is a task; the chunk that
 // completes the file sets its attributes and closes it. A directory's mode
 // and times are set once the walk has left it and its files exist (deepest
@@ -26,9 +29,18 @@ namespace {
 
 // Tasks queued ahead of the workers: enough that the fragments the next
 // files need are being decoded (see WarmFragment) while the workers write
-// the files of the current one; few enough to bound the descriptors that
-// large files hold open while queued (a small file opens its own).
-constexpr size_t kQueuedTasks = 256;
+// the files of the current one; few enough that those warmed ahead do not
+// push out of the fragment cache the ones queued files still need (measured:
+// 256 batches ahead decoded a third of the fragments twice), and to bound
+// the descriptors that large files hold open while queued (a small file
+// opens its own).
+constexpr size_t kQueuedTasks = 32;
+
+// A batch of small files ends with its directory's run in the walk, or at
+// these sizes, so that a large directory still feeds every worker and a
+// task stays short (about a millisecond of file-system work).
+constexpr size_t kBatchFiles = 32;
+constexpr uint64_t kBatchBytes = 1 << 20;
 
 std::string BaseName(const std::string& image_path) {
   return image_path.substr(image_path.rfind('/') + 1);
@@ -52,7 +64,7 @@ struct Extractor::FileJob {
   std::atomic<uint64_t> remaining{0};
 };
 
-// A file of one chunk, created and written by one task.
+// A file of one chunk, created and written by its batch's task.
 struct Extractor::SmallFile {
   DestDir::Location at;
   std::string shown;
@@ -60,8 +72,14 @@ struct Extractor::SmallFile {
   FileLayout layout;
   Attributes attrs;
   bool chown = false;
-  std::atomic<int>* pending =
-      nullptr;  // its directory's count of files to create
+};
+
+// Small files of one directory, in walk order.
+struct Extractor::FileBatch {
+  DirId dir = kDestRoot;
+  std::atomic<int>* pending = nullptr;  // the directory's files to create
+  std::vector<SmallFile> files;
+  uint64_t bytes = 0;
 };
 
 struct Extractor::Slot {
@@ -146,7 +164,7 @@ Status Extractor::Add(const std::string& path) {
   SQL_ASSIGN_OR_RETURN(
       DirId parent, AncestorDir(parts, parts.empty() ? 0 : parts.size() - 1));
   bool first = true;
-  return WalkTree(
+  const Status st = WalkTree(
       image_, path, start, true,
       [&](const WalkItem& item) -> Status {
         if (!first) return Visit(item, stack_.back().id);
@@ -157,6 +175,8 @@ Status Extractor::Add(const std::string& path) {
         return Status::Ok();
       },
       [&](const WalkItem&) { return Leave(); });
+  FlushBatch();
+  return st;
 }
 
 void Extractor::DeferOpenDirs() {
@@ -170,6 +190,7 @@ std::atomic<int>* Extractor::PendingOf(DirId dir) {
 }
 
 Status Extractor::Leave() {
+  FlushBatch();  // the files of the directory left
   const OpenDirState top = stack_.back();
   stack_.pop_back();
   if (top.id == kDestRoot) return Status::Ok();  // an ancestor, see Finish
@@ -198,6 +219,7 @@ Status Extractor::Visit(const WalkItem& item, DirId parent) {
   const Inode& in = item.inode;
   const std::string name = BaseName(item.path);
   if (in.type == InodeType::kDirectory) {
+    FlushBatch();  // a batch holds the files of one directory
     SQL_ASSIGN_OR_RETURN(DirId id, dest_->MakeDir(parent, name));
     stack_.push_back({id, in, false});
     ++totals_.dirs;
@@ -310,38 +332,55 @@ void Extractor::WarmFragment(const FileLayout& layout) {
 
 Status Extractor::AddSmallFile(DirId parent, const std::string& image_path,
                                const Inode& in, FileLayout layout) {
-  auto f = std::make_shared<SmallFile>();
-  SQL_ASSIGN_OR_RETURN(f->attrs, AttributesOf(in));
-  SQL_ASSIGN_OR_RETURN(f->at, dest_->LocateNew(parent, BaseName(image_path)));
-  f->shown = dest_->path() + image_path;
-  f->mode = in.permissions & 0777;
-  f->layout = std::move(layout);
-  f->chown = dest_->NeedsChown(parent, f->attrs);
-  f->pending = PendingOf(parent);
-  f->pending->fetch_add(1, std::memory_order_relaxed);
+  SmallFile f;
+  SQL_ASSIGN_OR_RETURN(f.attrs, AttributesOf(in));
+  SQL_ASSIGN_OR_RETURN(f.at, dest_->LocateNew(parent, BaseName(image_path)));
+  f.shown = dest_->path() + image_path;
+  f.mode = in.permissions & 0777;
+  f.layout = std::move(layout);
+  f.chown = dest_->NeedsChown(parent, f.attrs);
+  if (batch_ && batch_->dir != parent) FlushBatch();
+  if (!batch_) {
+    batch_ = std::make_shared<FileBatch>();
+    batch_->dir = parent;
+    batch_->pending = PendingOf(parent);
+  }
+  batch_->files.push_back(std::move(f));
+  batch_->pending->fetch_add(1, std::memory_order_relaxed);
+  batch_->bytes += in.file_size;
   ++totals_.files;
   totals_.bytes += in.file_size;
-  queue_->Submit([this, f](int slot) { WriteSmallFile(f.get(), slot); });
+  if (batch_->files.size() >= kBatchFiles || batch_->bytes >= kBatchBytes)
+    FlushBatch();
   return FirstError();
 }
 
-void Extractor::WriteSmallFile(SmallFile* f, int slot) {
-  Status st;
-  int fd = -1;
-  if (!failed_.load()) {
-    auto created = dest_->CreateFileAt(f->at, f->shown, f->mode);
-    if (created.ok()) {
-      fd = *created;
-    } else {
-      st = created.status();
-    }
-  }
-  // The entry exists: its directory may be finished from now on.
-  f->pending->fetch_sub(1, std::memory_order_release);
-  if (fd < 0) {
+void Extractor::FlushBatch() {
+  if (!batch_) return;
+  std::shared_ptr<FileBatch> b = std::move(batch_);
+  batch_.reset();
+  queue_->Submit([this, b](int slot) { WriteBatch(b.get(), slot); });
+}
+
+void Extractor::WriteBatch(FileBatch* b, int slot) {
+  for (SmallFile& f : b->files) {
+    const Status st = WriteSmallFile(&f, b->pending, slot);
     if (!st.ok()) RecordError(st);
-    return;
   }
+}
+
+Status Extractor::WriteSmallFile(SmallFile* f, std::atomic<int>* pending,
+                                 int slot) {
+  if (failed_.load()) {
+    pending->fetch_sub(1, std::memory_order_release);
+    return Status::Ok();
+  }
+  auto created = dest_->CreateFileAt(f->at, f->shown, f->mode);
+  // The entry exists: its directory may be finished from now on.
+  pending->fetch_sub(1, std::memory_order_release);
+  if (!created.ok()) return created.status();
+  const int fd = *created;
+  Status st;
   const uint32_t len = f->layout.chunk_length(0);
   if (!IsSparseChunk(f->layout, 0)) {
     Slot& s = *slots_[static_cast<size_t>(slot)];
@@ -353,12 +392,10 @@ void Extractor::WriteSmallFile(SmallFile* f, int slot) {
   }
   if (st.ok()) st = dest_->SetFileAttributes(fd, f->shown, f->chown, f->attrs);
   close(fd);
-  if (!st.ok()) {
-    RecordError(st);
-    return;
-  }
+  if (!st.ok()) return st;
   counters_.bytes.fetch_add(len, std::memory_order_relaxed);
   counters_.files.fetch_add(1, std::memory_order_relaxed);
+  return Status::Ok();
 }
 
 void Extractor::WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk,
@@ -401,6 +438,7 @@ void Extractor::FinishFile(FileJob* job) {
 }
 
 Status Extractor::Finish() {
+  FlushBatch();
   queue_->Drain();
   SQL_RETURN_IF_ERROR(FirstError());
   SQL_RETURN_IF_ERROR(FinishReady());

@@ -62,6 +62,7 @@ class Extractor {
   };
   struct FileJob;
   struct SmallFile;
+  struct FileBatch;
 
   Status Visit(const WalkItem& item, DirId parent);
   Status Leave();
@@ -70,7 +71,11 @@ class Extractor {
   Status AddFile(DirId parent, const std::string& name, const Inode& in);
   Status AddSmallFile(DirId parent, const std::string& image_path,
                       const Inode& in, FileLayout layout);
-  void WriteSmallFile(SmallFile* f, int slot);
+  // Queues the small files gathered so far (all in one directory) as one
+  // task.
+  void FlushBatch();
+  void WriteBatch(FileBatch* b, int slot);
+  Status WriteSmallFile(SmallFile* f, std::atomic<int>* pending, int slot);
   void WriteChunk(const std::shared_ptr<FileJob>& job, uint64_t chunk,
                   int slot);
   void FinishFile(FileJob* job);
@@ -97,6 +102,7 @@ class Extractor {
   // that workers create in them: pending_[id] counts those not yet created.
   std::deque<Deferred> finishing_;
   std::deque<std::atomic<int>> pending_;
+  std::shared_ptr<FileBatch> batch_;  // small files not yet queued
   std::unordered_map<uint32_t, std::pair<DirId, std::string>> first_link_;
   std::vector<PendingLink> links_;
   uint64_t last_fragment_ = ~uint64_t{0};  // start of the last fragment warmed

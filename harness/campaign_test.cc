@@ -6,10 +6,14 @@
 // schedules per cell over the 4 parts, about 6 CPU minutes in all on this
 // machine), optionally under a fault plan (SQUASHLAB_CAMPAIGN_FAULTS: eio,
 // reada, bitflip) and on an hw_emul device (SQUASHLAB_CAMPAIGN_DEVICE, e.g.
-// emmc-hs200). harness/README.md has the figures.
+// emmc-hs200); SQUASHLAB_CAMPAIGN_VARIANTS (comma-separated, e.g.
+// linux-6.12,linux-6.1) replaces the variants. harness/README.md has the
+// figures.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <sstream>
+#include <string>
 
 #include "harness/verify.h"
 
@@ -25,6 +29,12 @@ void Part(int index) {
   opt.seed = 1000003ULL * static_cast<uint64_t>(index + 1);
   opt.variants = {"sync-3.13", "file-cache-3.13", "async-fixed",
                   "readpages-cache", "readahead-mainline"};
+  if (const char* v = std::getenv("SQUASHLAB_CAMPAIGN_VARIANTS")) {
+    opt.variants.clear();
+    std::stringstream list(v);
+    for (std::string name; std::getline(list, name, ',');)
+      if (!name.empty()) opt.variants.push_back(name);
+  }
   auto r = RunVerify(opt, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   long total = 0;

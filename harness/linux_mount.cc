@@ -31,6 +31,15 @@ bool IsLinuxVariant(const std::string& variant) {
          variant == "linux-src";
 }
 
+MmEra LinuxMmEra(const std::string& variant) {
+  if (variant == "linux-6.1") return MmEra::k6_1;
+  if (variant == "linux-src") {
+    std::lock_guard<std::mutex> l(source_mu);
+    if (source && !source->by_mount) return MmEra::k6_1;
+  }
+  return MmEra::k6_12;
+}
+
 void RegisterSourceTree(const SourceTree& tree) {
   std::lock_guard<std::mutex> l(source_mu);
   source = tree;

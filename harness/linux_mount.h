@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/mount.h"
+#include "model/kernel/kernel.h"
 #include "reader/status.h"
 
 namespace squashlab {
@@ -26,6 +27,10 @@ struct SourceTree;
 std::vector<std::string> LinuxVariantNames();
 // Whether `variant` names real kernel code.
 bool IsLinuxVariant(const std::string& variant);
+// The MM that drives real-code read path `variant`: 6.1's for linux-6.1 and
+// for a user's tree whose decompressor strategy is fixed at build time (as
+// before 6.2), 6.12's otherwise.
+MmEra LinuxMmEra(const std::string& variant);
 // Makes "linux-src" the tree built from a user's directory (verify --source).
 void RegisterSourceTree(const SourceTree& tree);
 // The strategies a real-code read path builds.

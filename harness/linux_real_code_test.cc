@@ -16,17 +16,7 @@ const std::vector<std::string> kReleases = {"linux-6.12", "linux-6.1"};
 const std::vector<std::string> kStrategies = {"single", "multi", "percpu"};
 
 TEST(LinuxRealCode, EveryReleaseAndStrategyIsCleanUnderPct) {
-  VerifyOptions opt;
-  opt.budget = 60;
-  for (const auto& v : kReleases) {
-    for (const auto& d : kStrategies) {
-      CellResult c =
-          ExploreScenarios(Scenarios(v, d, DefaultWorkloads()), opt, 0);
-      EXPECT_FALSE(c.found) << v << " x " << d << "\n"
-                            << c.minimised.report.ToString();
-      EXPECT_EQ(c.runs, 60);
-    }
-  }
+  ExpectCleanOnDefaultWorkloads(kReleases, kStrategies, 60);
 }
 
 TEST(LinuxRealCode, ReturnsTheBytesOrEioUnderFaults) {

@@ -181,6 +181,20 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     o.bs = 4096;
     o.start = std::min<uint64_t>(a->content.size() / 2, 16384);
     spawn_dd(k, ia, a, o);
+  } else if (w == "straddle") {
+    // Block 2's last page and block 3's first in one read, while another
+    // reader takes block 1's last page: its window grows over block 2.
+    uint64_t bs = img.block_size;
+    o.comm = "straddle";
+    o.start = 3 * bs - 4096;
+    o.end = o.start + 8192;
+    o.bs = 8192;
+    spawn_dd(k, ia, a, o);
+    o.comm = "before";
+    o.start = 2 * bs - 4096;
+    o.end = 2 * bs;
+    o.bs = 4096;
+    spawn_dd(k, ia, a, o);
   } else {  // "pair": two single-page reads of neighbouring blocks, no
             // readahead
     uint64_t bs = img.block_size;
@@ -235,6 +249,9 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"frag2",
        "two readers of two small files whose tails share a fragment "
        "block"},
+      {"straddle",
+       "one read across a block boundary, another of the page before the "
+       "first block (readahead windows that meet mid-block)"},
       {"jbd2",
        "the two random readers, and a journal thread on each CPU looking up "
        "buffers of its own device (the bh LRU's evictions)"},
@@ -315,7 +332,7 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   // Lint findings (no kernel counterpart) become reports only when asked.
   sc.config.lint = spec.kernel.size() >= 4 &&
                    spec.kernel.compare(spec.kernel.size() - 4, 4, "lint") == 0;
-  sc.config.mm_rereads_not_uptodate = real;
+  sc.config.mm_era = real ? LinuxMmEra(spec.variant) : rp->mm;
   // The RAM disk's completion copies the medium into the bio's pages and
   // nothing else (a fault plan decides each bio by its id alone).
   sc.irq_starts_commute = spec.device.empty();

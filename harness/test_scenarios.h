@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the helpers the verify tests share: the embedded
-// image, and the scenarios of one variant x strategy over some workloads.
+// image, the scenarios of one variant x strategy over some workloads, and
+// the check that cells run clean on the default workloads.
 #ifndef SQUASHLAB_HARNESS_TEST_SCENARIOS_H_
 #define SQUASHLAB_HARNESS_TEST_SCENARIOS_H_
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "harness/scenarios.h"
+#include "harness/verify.h"
 
 namespace squashlab {
 
@@ -33,6 +35,24 @@ inline std::vector<Scenario> Scenarios(
     if (sc.ok()) out.push_back(sc.value());
   }
   return out;
+}
+
+// Every variant x decompressor cell, explored `budget` times over the
+// default workloads, must run every schedule and find nothing.
+inline void ExpectCleanOnDefaultWorkloads(
+    const std::vector<std::string>& variants,
+    const std::vector<std::string>& decomps, long budget) {
+  VerifyOptions opt;
+  opt.budget = budget;
+  for (const auto& v : variants) {
+    for (const auto& d : decomps) {
+      CellResult c =
+          ExploreScenarios(Scenarios(v, d, DefaultWorkloads()), opt, 0);
+      EXPECT_FALSE(c.found) << v << " x " << d << "\n"
+                            << c.minimised.report.ToString();
+      EXPECT_EQ(c.runs, budget);
+    }
+  }
 }
 
 }  // namespace squashlab

@@ -52,17 +52,7 @@ TEST(Verify, OracleCatchesWrongBytes) {
 }
 
 TEST(Verify, CorrectVariantsAreCleanOnTheDefaultScenarios) {
-  VerifyOptions opt;
-  opt.budget = 400;
-  for (const auto& v : kCorrect) {
-    for (const auto& d : kDecomps) {
-      CellResult c =
-          ExploreScenarios(Scenarios(v, d, DefaultWorkloads()), opt, 0);
-      EXPECT_FALSE(c.found) << v << " x " << d << "\n"
-                            << c.minimised.report.ToString();
-      EXPECT_EQ(c.runs, 400);
-    }
-  }
+  ExpectCleanOnDefaultWorkloads(kCorrect, kDecomps, 400);
 }
 
 TEST(Verify, CorrectVariantsReturnTheBytesOrEioUnderFaults) {

@@ -12,6 +12,7 @@
 #include "model/kernel/kernel.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/ram_disk.h"
+#include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
 #include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
@@ -25,7 +26,7 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
   Kernel& k = Kernel::Current();
   buf.assign(len, 0);
   int64_t ppos = static_cast<int64_t>(pos);
-  long got = generic_file_read(f, buf.data(), len, &ppos);
+  long got = mm_file_read(f, buf.data(), len, &ppos);
   if (got < 0) {
     if (eio_allowed) return false;
     k.Bug(Check::kWrongData,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the gzip (zlib stream) decompressor, reusing one
-// inflate state across blocks.
-#include <zlib.h>
+// This file implements the gzip (zlib stream) decompressor with libdeflate,
+// which decodes a whole block in one call about twice as fast as zlib's
+// streaming inflate (a SquashFS block is always whole and its decoded size
+// bounded). One decompressor object is reused across blocks.
+#include <libdeflate.h>
 
 #include "reader/decompressor.h"
 
@@ -10,29 +12,26 @@ namespace {
 
 class GzipDecompressor final : public Decompressor {
  public:
-  GzipDecompressor() { ok_ = inflateInit(&zs_) == Z_OK; }
+  GzipDecompressor() : d_(libdeflate_alloc_decompressor()) {}
   ~GzipDecompressor() override {
-    if (ok_) inflateEnd(&zs_);
+    if (d_ != nullptr) libdeflate_free_decompressor(d_);
   }
   StatusOr<size_t> Decompress(ByteSpan src, std::span<uint8_t> dst) override {
-    if (!ok_ || inflateReset(&zs_) != Z_OK)
-      return Status::IoError("zlib init failed");
-    zs_.next_in = const_cast<Bytef*>(src.data());
-    zs_.avail_in = static_cast<uInt>(src.size());
-    zs_.next_out = dst.data();
-    zs_.avail_out = static_cast<uInt>(dst.size());
-    int rc = inflate(&zs_, Z_FINISH);
-    if (rc != Z_STREAM_END) {
-      return Status::Corruption(rc == Z_BUF_ERROR && zs_.avail_out == 0
-                                    ? "gzip block decompresses past its limit"
-                                    : "gzip block is corrupt");
+    if (d_ == nullptr) return Status::IoError("libdeflate init failed");
+    size_t out = 0;
+    switch (libdeflate_zlib_decompress(d_, src.data(), src.size(), dst.data(),
+                                       dst.size(), &out)) {
+      case LIBDEFLATE_SUCCESS:
+        return out;
+      case LIBDEFLATE_INSUFFICIENT_SPACE:
+        return Status::Corruption("gzip block decompresses past its limit");
+      default:
+        return Status::Corruption("gzip block is corrupt");
     }
-    return static_cast<size_t>(dst.size() - zs_.avail_out);
   }
 
  private:
-  z_stream zs_{};
-  bool ok_ = false;
+  libdeflate_decompressor* d_;
 };
 
 }  // namespace

@@ -129,6 +129,8 @@ BenchRecord CellRecord(const CellJob& job, const CellResult& r) {
           {"block_size", static_cast<uint64_t>(job.image_spec.block_size)},
           {"dd_bs", s.dd_bs},
           {"file_bytes", r.file_bytes},
+          {"warmup_bytes", s.warmup_bytes},
+          {"measured_bytes", r.measured_bytes},
           {"cell", r.Cell()},
           {"failure", r.failure},
           {"report", r.report},

@@ -116,6 +116,7 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt,
         s.profile = cpu->Device();
         s.dd_bs = bs;
         s.ncpus = cpu->ncpus;
+        SteadyStateSpan(&s, b);
         jobs.push_back({*img, s, cost, is});
       }
   }

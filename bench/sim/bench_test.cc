@@ -133,6 +133,40 @@ TEST(Bench, BiggerBlocksMeanFewerDecompressions) {
   EXPECT_GT(b.mbps, a.mbps);  // the thread's closing point, on the sync path
 }
 
+TEST(Bench, SteadyStateSpanStopsDdAndMeasuresTheLongFileRate) {
+  // The sync path has no ramp (one readpage per block from the first
+  // read): its rate over the measured span equals the whole file's; dd
+  // stops after the span and the rate counts the span's bytes alone.
+  auto img = Image(ContentKind::kText22, 8 << 20, 128 << 10);
+  ASSERT_NE(img, nullptr);
+  const CpuProfile* cpu = FindCpuProfile("kvm-hdb");
+  ASSERT_NE(cpu, nullptr);
+  CostModel cost =
+      MakeCostModel(*cpu, CommittedHostCosts(), ContentKind::kText22);
+  CellSpec s;
+  s.variant = "sync-3.13";
+  s.dd_bs = 64 << 10;
+  s.ncpus = cpu->ncpus;
+  CellResult whole = RunDdCell(img, s, cost);
+  SteadyStateSpan(&s, 128 << 10);
+  EXPECT_EQ(s.warmup_bytes, 512u << 10);
+  EXPECT_EQ(s.measure_bytes, 2u << 20);
+  CellResult span = RunDdCell(img, s, cost);
+  ASSERT_EQ(whole.failure + span.failure, "");
+  EXPECT_EQ(whole.measured_bytes, 8u << 20);
+  EXPECT_EQ(span.measured_bytes, 2u << 20);
+  // 20 blocks in the span, and one past it: the last read hits the
+  // PG_readahead marker on the span's last block (3.13's sequential
+  // window, dd bs 64K), whose readahead reads the next block.
+  EXPECT_EQ(span.c.decompress_calls, (512u + 2048u) / 128u + 1);
+  EXPECT_NEAR(span.mbps, whole.mbps, whole.mbps * 0.005);
+  // Spans are whole dd calls: a 1M dd on 128K blocks warms up for 2 calls.
+  s.dd_bs = 1 << 20;
+  SteadyStateSpan(&s, 128 << 10);
+  EXPECT_EQ(s.warmup_bytes, 2u << 20);
+  EXPECT_EQ(s.measure_bytes, 4u << 20);
+}
+
 TEST(Calibration, CommittedFitsReproduceTheVisibleSeedFigures) {
   auto img = Image(ContentKind::kText22, 4 << 20, 1024 << 10);
   ASSERT_NE(img, nullptr);

@@ -298,6 +298,7 @@ StatusOr<std::map<std::string, CpuProfile>> FitCpuProfiles(
     s.variant = variant;
     s.profile = "kvm-hdb";
     s.ncpus = p.ncpus;
+    SteadyStateSpan(&s, kvm_img.block_size);  // as bench phillip measures
     return RunDdCell(*kimg, s, MakeCostModel(p, host, ContentKind::kText22))
         .mbps;
   };

@@ -26,7 +26,22 @@ struct CellSpec {
   uint64_t dd_bs = 65536;
   int ncpus = 4;
   unsigned ra_pages = 32;  // 128K: the 3.13 default
+  // dd reads the file from its start; with measure_bytes > 0 it stops after
+  // warmup_bytes + measure_bytes and the rate is that of the measured span
+  // alone (the steady state of a long file); 0: the whole file is read and
+  // measured. Both are multiples of dd_bs (SteadyStateSpan).
+  uint64_t warmup_bytes = 0;
+  uint64_t measure_bytes = 0;
 };
+
+// Sets `spec`'s warm-up and measured span for a file of `block_size` blocks:
+// warm-up max(2 blocks, 2 dd calls, 512K) covers the readahead ramp (3.13's
+// window reaches its steady size and pattern within two windows of 128K,
+// or one block when a block is larger); the measured span max(4 blocks, 4
+// dd calls, 2 MiB) then repeats the steady pattern. Both rounded up to whole
+// dd calls. The thread's 3 GB file spends a negligible share of its time in
+// the ramp: the measured span's rate is what its dd reported.
+void SteadyStateSpan(CellSpec* spec, uint32_t block_size);
 
 struct CellCounters {
   // The read path (squashfs_readpage's block part, ->readpages, ->readahead).
@@ -56,14 +71,16 @@ struct CellResult {
   std::string failure;  // "": ok; else "oops", "hang", "wrong data", "livelock"
   std::string report;   // the report's title line when it failed
   uint64_t file_bytes = 0;
-  uint64_t dd_ns = 0;  // dd's first read to its last, virtual time
-  double mbps = 0;     // file bytes / dd time, in 10^6 B/s
+  uint64_t measured_bytes = 0;  // what dd read in its measured span
+  uint64_t dd_ns = 0;  // the measured span's first read to its last (virtual)
+  double mbps = 0;     // measured bytes / dd time, in 10^6 B/s
   CellCounters c;
   // MB/s with two decimals, or the failure.
   std::string Cell() const;
 };
 
-// Runs one cell over the largest file of `image`. Deterministic: the same
+// Runs one cell over the largest file of `image`; the counters cover the
+// whole run (warm-up included). Deterministic: the same
 // arguments give the same result, byte for byte.
 CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
                      const CellSpec& spec, const CostModel& cost);

@@ -302,6 +302,7 @@ StatusOr<BenchResult> RunFidelity(const BenchOptions& opt,
           s.profile = "kvm-hdb";
           s.dd_bs = bs;
           s.ncpus = kvm_cpu->ncpus;
+          SteadyStateSpan(&s, b);
           cells.Add({*img, s, kvm_cost, is}, b);
         }
   }

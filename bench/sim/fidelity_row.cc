@@ -31,6 +31,13 @@ std::string Text(const BenchRecord& r, const std::string& key) {
   return "";
 }
 
+double Number(const BenchRecord& r, const std::string& key) {
+  for (const auto& [k, v] : r)
+    if (k == key)
+      if (const auto* d = std::get_if<double>(&v)) return *d;
+  return 0;
+}
+
 }  // namespace
 
 double FidelityRow::Error() const {
@@ -86,9 +93,14 @@ std::string FidelityMarkdown(const BenchResult& r) {
        "within | role | mechanism |\n";
   o << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   int within = 0, n = 0;
+  double sum_err = 0, max_err = 0;
+  std::string max_id;
   for (const BenchRecord& rec : r.records) {
     n++;
     if (Text(rec, "within") == "yes") within++;
+    double e = std::fabs(Number(rec, "error_pct"));
+    sum_err += e;
+    if (e > max_err) max_err = e, max_id = Text(rec, "id");
     std::string unit = Text(rec, "unit");
     std::string sep = unit == "%" ? "" : " ";
     o << "| " << Text(rec, "id") << " | " << Text(rec, "source") << ": "
@@ -98,7 +110,13 @@ std::string FidelityMarkdown(const BenchResult& r) {
       << Text(rec, "within") << " | " << Text(rec, "role") << " | "
       << Text(rec, "mechanism") << " |\n";
   }
-  o << "\n" << within << " of " << n << " rows within their target.\n";
+  char err[96];
+  std::snprintf(err, sizeof err, "%.1f%%, largest %.1f%%",
+                n ? sum_err / n : 0.0, max_err);
+  o << "\n"
+    << within << " of " << n
+    << " rows within their target; mean |error| over the rows " << err
+    << (max_id.empty() ? "" : " (" + max_id + ")") << ".\n";
   return o.str();
 }
 

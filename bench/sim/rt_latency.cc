@@ -10,6 +10,7 @@
 #include "hw_emul/block_device.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/scenario.h"
+#include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
 #include "model/sched/simulate_executor.h"
 #include "model/variants/decompressor.h"
@@ -46,7 +47,7 @@ void SpawnReader(Kernel& k, SquashfsMount* m, const FileModel* f, int cpu,
     file* filp = open_file(ino);
     int64_t pos = 0;
     while (static_cast<uint64_t>(pos) < f->content.size())
-      if (generic_file_read(filp, buf.data(), buf.size(), &pos) <= 0) break;
+      if (mm_file_read(filp, buf.data(), buf.size(), &pos) <= 0) break;
     s->readers_left.fetch_sub(1);
   };
   k.Spawn(std::move(t));

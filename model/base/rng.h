@@ -17,8 +17,24 @@ class Rng {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
-  // Uniform in [0, n). REQUIRES: n > 0.
-  uint64_t Below(uint64_t n) { return Next() % n; }
+  // Uniform in [0, n): Next() % n. REQUIRES: n > 0. The strategies draw
+  // among a few runnable tasks on every step: small divisors are spelt
+  // out so that they compile to masks and multiplies, not a division.
+  uint64_t Below(uint64_t n) {
+    const uint64_t x = Next();
+    switch (n) {
+      case 1:
+        return 0;
+      case 2:
+        return x % 2;
+      case 3:
+        return x % 3;
+      case 4:
+        return x % 4;
+      default:
+        return x % n;
+    }
+  }
   // Derives the seed of run `index` from a base seed.
   static uint64_t Mix(uint64_t base, uint64_t index) {
     Rng r(base ^ (index * 0xd1342543de82ef95ULL));

@@ -25,7 +25,7 @@ std::vector<buffer_head*>& ThisCpuLru(Kernel& k) {
 
 buffer_head* lookup_bh_lru(block_device* bdev, sector_t block) {
   Kernel& k = Kernel::Current();
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   auto& lru = ThisCpuLru(k);
   for (size_t i = 0; i < lru.size(); i++) {
     buffer_head* bh = lru[i];
@@ -46,7 +46,7 @@ void bh_lru_install(buffer_head* bh) {
   Kernel& k = Kernel::Current();
   buffer_head* evictee = nullptr;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     auto& lru = ThisCpuLru(k);
     KernelInternal::NoteWideEffect(k);
     auto it = std::find(lru.begin(), lru.end(), bh);
@@ -68,7 +68,7 @@ void invalidate_bh_lrus() {
   Kernel& k = Kernel::Current();
   std::vector<buffer_head*> all;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     for (auto& lru : KernelInternal::BhLrus(k)) {
       all.insert(all.end(), lru.begin(), lru.end());
       lru.clear();

@@ -90,7 +90,7 @@ buffer_head* __getblk(block_device* bdev, sector_t block, unsigned size) {
   if (buffer_head* bh = lookup_bh_lru(bdev, block)) return bh;
   buffer_head* bh = nullptr;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     buffer_head*& slot = KernelInternal::BufferCache(k)[{bdev, block}];
     if (slot == nullptr) {
       slot = KernelInternal::AllocBufferHead(k, size);
@@ -250,7 +250,7 @@ void end_buffer_read_sync(buffer_head* bh, int uptodate) {
 unsigned long shrink_buffer_heads() {
   Kernel& k = Kernel::Current();
   k.Point("try_to_free_buffers", 0);
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   auto& cache = KernelInternal::BufferCache(k);
   unsigned long n = 0;
   for (auto it = cache.begin(); it != cache.end();) {

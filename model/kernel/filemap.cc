@@ -16,7 +16,7 @@ address_space* new_address_space(std::string name) {
   Kernel& k = Kernel::Current();
   address_space* m = k.New<address_space>();
   m->name = std::move(name);
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   KernelInternal::Mappings(k).push_back(m);
   m->debug_addr =
       0xffff880000000000UL + 0x1000UL * KernelInternal::Mappings(k).size();
@@ -25,7 +25,7 @@ address_space* new_address_space(std::string name) {
 
 bool page_cache_has(address_space* mapping, pgoff_t index) {
   Kernel& k = Kernel::Current();
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   return mapping->page_tree.count(index) != 0;
 }
 
@@ -34,7 +34,7 @@ page* find_get_page(address_space* mapping, pgoff_t index) {
   k.CheckPtr(mapping, "find_get_page");
   k.Point("find_get_page", index);
   k.Charge(CostKind::kPageCacheOp, 1);
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   auto it = mapping->page_tree.find(index);
   if (it == mapping->page_tree.end()) return nullptr;
   if (it->second->_count.load() <= 0) {
@@ -97,7 +97,7 @@ int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index,
               "\npage dumped because: VM_BUG_ON_PAGE(PageLocked(page) || "
               "page->mapping)");
   }
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   if (mapping->page_tree.count(index)) return -EEXIST;
   p->flags.fetch_or((1UL << PG_locked) | (1UL << PG_lru));
   p->_count.fetch_add(1);
@@ -119,7 +119,7 @@ void delete_from_page_cache(page* p) {
               "\nkernel BUG at mm/filemap.c! BUG_ON(!PageLocked(page))");
   }
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     address_space* m = p->mapping;
     if (m == nullptr) return;
     auto it = m->page_tree.find(p->index);
@@ -152,7 +152,7 @@ unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start,
   Kernel& k = Kernel::Current();
   std::vector<pgoff_t> indexes;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     for (auto it = mapping->page_tree.lower_bound(start);
          it != mapping->page_tree.end() && it->first <= end; ++it)
       indexes.push_back(it->first);
@@ -166,7 +166,7 @@ unsigned long shrink_page_cache(unsigned long nr) {
   Kernel& k = Kernel::Current();
   std::vector<address_space*> maps;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     maps = KernelInternal::Mappings(k);
   }
   unsigned long n = 0;

@@ -8,6 +8,7 @@
 #ifndef SQUASHLAB_MODEL_KERNEL_FS_H_
 #define SQUASHLAB_MODEL_KERNEL_FS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,23 +20,42 @@ struct page;
 struct super_block;
 struct file;
 
-// The readahead state of an open file (3.13's include/linux/fs.h).
+// The readahead state of an open file (include/linux/fs.h; the same fields
+// in 3.13 and 6.x).
 struct file_ra_state {
   unsigned long start = 0;
   unsigned int size = 0;
   unsigned int async_size = 0;
   unsigned int ra_pages = 32;  // 128K: VM_MAX_READAHEAD / PAGE_SIZE
   long long prev_pos = -1;
+  // Not the kernel's field but its backing device's bdi->io_pages (the
+  // queue's max_sectors in pages), which 6.x lets an oversized read's window
+  // grow to. A RAM disk (brd) keeps the block layer's safe default of 255
+  // sectors: 31 pages, below ra_pages, so it never matters there.
+  unsigned int io_pages = 31;
 };
 
 // One batch of a ->readahead call (include/linux/pagemap.h): the pages are
-// in the page cache, locked, each with a reference the MM drops after the
-// call; the file system must unlock every one.
+// contiguous, in the page cache and locked, each with a reference of the MM.
+// The file system takes a page by removing it from `pages` (its reference
+// passes with it, as __readahead_batch hands it over) and must unlock every
+// page it takes; the pages still in `pages` when the call returns were not
+// read, and the MM unlocks and releases them (read_pages). `ra` is the
+// file's window, which 6.x's readahead_expand grows.
 struct readahead_control {
   struct file* file = nullptr;
   address_space* mapping = nullptr;
   std::vector<page*> pages;  // ascending index
+  file_ra_state* ra = nullptr;
 };
+
+// mm/readahead.c's readahead_expand (5.12+), for a file system that wants
+// whole blocks: grows the batch downwards to new_start's page, then upwards
+// to cover new_len bytes, with new pages added to the cache locked (the MM's
+// reference in `pages`, like the others), stopping at the first index
+// already cached; each page added at the end also grows rac->ra.
+void readahead_expand(readahead_control* rac, uint64_t new_start,
+                      size_t new_len);
 
 // The operations of a mapping, in the kernel's shapes. Which ones a file
 // system sets decides how the MM reads it: ->readpages (3.13: the pages

@@ -4,6 +4,8 @@
 #include "model/kernel/kernel.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "model/kernel/bio.h"
 #include "model/kernel/blk_plug.h"
@@ -28,7 +30,13 @@ std::string Hex16(uint64_t v) {
 }
 
 Kernel::Kernel(KernelConfig config, Executor* executor)
-    : config_(config), exec_(executor), heap_(config.debug, config.ncpus) {
+    : config_(config),
+      exec_(executor),
+      tree_lock_(executor->Concurrent()),
+      heap_(config.debug, config.ncpus),
+      waitq_mu_(executor->Concurrent()) {
+  if (!config_.lockdep)  // a run of its own: a graph of its own
+    config_.lockdep = std::make_shared<LockdepGraph>();
   exec_->Attach(this);
 }
 
@@ -181,9 +189,7 @@ std::vector<Report> Kernel::reports() const {
 // a stack dump every time the code runs in atomic context, whether or not
 // it sleeps this time; the kernel goes on. Once per function per run (the
 // kernel rate-limits to one a second).
-void Kernel::MightSleep(const char* fn) {
-  Task* t = exec_->Current();
-  if (t == nullptr || !t->atomic() || !config_.debug) return;
+void Kernel::MightSleepAtomic(Task* t, const char* fn) {
   {
     std::lock_guard<std::mutex> l(report_mu_);
     if (!might_sleep_seen_.insert(fn).second) return;
@@ -203,9 +209,7 @@ void Kernel::MightSleep(const char* fn) {
 }
 
 // schedule_debug(): a task that really goes to sleep in atomic context.
-void Kernel::ScheduleCheck(const char* fn) {
-  Task* t = exec_->Current();
-  if (t == nullptr || !t->atomic()) return;
+void Kernel::SchedulingWhileAtomic(Task* t, const char* fn) {
   char buf[192];
   std::snprintf(
       buf, sizeof buf,
@@ -231,13 +235,9 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
   t->blocked_in = "";
 }
 
-void Kernel::CheckPtr(const void* p, const char* fn) {
-  uint64_t a = reinterpret_cast<uintptr_t>(p);
-  bool poison = (a >> 16) == (kPoisonFreePtr >> 16) ||
-                (a >> 16) == (kPoisonInusePtr >> 16);
+// REQUIRES: a is NULL-ish, a kernel-half address or poison (CheckPtr).
+void Kernel::BadPointer(uint64_t a, const char* fn) {
   bool kernel_half = (a >> 48) == 0xffff;
-  if (a >= 4096 && !poison && !kernel_half)
-    return;  // the hot path: build no strings
   std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
   if (a < 4096) {
     Bug(Check::kNullDereference,
@@ -267,6 +267,7 @@ void Kernel::CheckPtr(const void* p, const char* fn) {
             " is POISON_INUSE: a never-initialised field of a kmalloc'd "
             "object");
   }
+  std::abort();  // unreachable: CheckPtr calls it on a bad address only
 }
 
 void CheckCall(const void* fn, const char* where) {
@@ -289,11 +290,11 @@ void Kernel::CheckField(const void* base, size_t offset, const char* fn) {
 }
 
 page* Kernel::AllocPage() {
-  std::lock_guard<std::mutex> l(tree_lock_);
+  std::lock_guard<RunMutex> l(tree_lock_);
   auto p = std::make_unique<page>();
   p->pfn = pages_.size();
   p->data = new char[PAGE_SIZE];
-  std::fill(p->data, p->data + PAGE_SIZE, static_cast<char>(POISON_INUSE));
+  std::memset(p->data, POISON_INUSE, PAGE_SIZE);
   p->_count.store(1);
   p->freed = false;
   pages_.push_back(std::move(p));
@@ -309,7 +310,7 @@ buffer_head* Kernel::AllocBufferHead(size_t size) {
 }
 
 bio* Kernel::AllocBio() {
-  std::lock_guard<std::mutex> l(tree_lock_);
+  std::lock_guard<RunMutex> l(tree_lock_);
   auto b = std::make_unique<bio>();
   b->id = bios_.size();
   bios_.push_back(std::move(b));
@@ -317,7 +318,7 @@ bio* Kernel::AllocBio() {
 }
 
 void Kernel::FreeBio(bio* b) {
-  std::lock_guard<std::mutex> l(tree_lock_);
+  std::lock_guard<RunMutex> l(tree_lock_);
   b->freed = true;
 }
 
@@ -368,7 +369,7 @@ uint64_t MixBytes(uint64_t h, const char* p, size_t n) {
 }  // namespace
 
 wait_queue_head_t& Kernel::Waitqueue(WaitOn kind, uint64_t id) {
-  std::lock_guard<std::mutex> l(waitq_mu_);
+  std::lock_guard<RunMutex> l(waitq_mu_);
   return waitq_[{kind, id}];
 }
 

@@ -19,6 +19,7 @@
 #include "model/base/report.h"
 #include "model/kernel/contracts.h"
 #include "model/kernel/lockdep.h"
+#include "model/kernel/run_mutex.h"
 #include "model/kernel/slab.h"
 #include "model/kernel/wait_queue.h"
 #include "model/sched/executor.h"
@@ -33,6 +34,9 @@ struct bio;
 struct work_struct;
 struct block_device;
 
+// The kernel whose memory management drives the file system under test.
+enum class MmEra : uint8_t { k3_13, k6_1, k6_12 };
+
 struct KernelConfig {
   int ncpus = 2;
   bool preempt_rt = false;   // local_lock is a sleeping per-CPU lock
@@ -45,11 +49,14 @@ struct KernelConfig {
   // and a DEBUG_VM check (VM_BUG_ON_PAGE) is recorded as a warning while
   // execution goes on as the kernel without DEBUG_VM would.
   bool debug = true;
-  // The MM of 5.x and later (mm/filemap.c): a page left in the cache
-  // unlocked and !uptodate without PG_error is re-read through
-  // ->read_folio by the next reader (filemap_update_page), so it is a legal
-  // state at quiescence. 3.13's readers returned EIO on it instead.
-  bool mm_rereads_not_uptodate = false;
+  // Whose MM drives the read path (model/mm): 3.13's do_generic_file_read
+  // and ondemand_readahead, or 6.1's / 6.12's filemap_read and readahead
+  // window. In 6.x a page left in the cache unlocked and !uptodate without
+  // PG_error is re-read through ->read_folio by the next reader
+  // (filemap_update_page), so it is a legal state at quiescence; 3.13's
+  // readers returned EIO on it instead.
+  MmEra mm_era = MmEra::k3_13;
+  bool mm_rereads_not_uptodate() const { return mm_era != MmEra::k3_13; }
   // Lint findings (checks with no kernel counterpart, contracts.h) are
   // always kept in Kernel::lints(); with `lint` they are also reports
   // (warnings titled "lint: ...").
@@ -144,11 +151,18 @@ class Kernel : public RunHooks {
   // invalid context" (a warning) when the current task is atomic
   // (preemption or irqs off, interrupt context), every time `fn` runs
   // there, whether or not it would sleep this time.
-  void MightSleep(const char* fn);
+  void MightSleep(const char* fn) {
+    if (!config_.debug) return;
+    Task* t = exec_->Current();
+    if (t != nullptr && t->atomic()) MightSleepAtomic(t, fn);
+  }
   // schedule()'s check: "BUG: scheduling while atomic" (fatal here: the
   // model cannot switch away from an atomic task) when the current task
   // really goes to sleep in atomic context.
-  void ScheduleCheck(const char* fn);
+  void ScheduleCheck(const char* fn) {
+    Task* t = exec_->Current();
+    if (t != nullptr && t->atomic()) SchedulingWhileAtomic(t, fn);
+  }
   // Sleeps on wq until cond() (the caller made the scheduling point and the
   // might-sleep check); `fn`/`arg` name the wait in hung-task reports.
   // Sleeping in atomic context is ScheduleCheck's report; `spin` waits
@@ -159,7 +173,14 @@ class Kernel : public RunHooks {
   // NULL / poison / freed-object checks on a pointer passed to `fn`.
   // A kernel-half address (ffff8800...: a freelist pointer read from a
   // reused object) is an unhandled paging request.
-  void CheckPtr(const void* p, const char* fn);
+  void CheckPtr(const void* p, const char* fn) {
+    const uint64_t a = reinterpret_cast<uintptr_t>(p);
+    if (a >= 4096 && (a >> 48) != 0xffff &&
+        (a >> 16) != (kPoisonFreePtr >> 16) &&
+        (a >> 16) != (kPoisonInusePtr >> 16))
+      return;  // the hot path: inline, no strings
+    BadPointer(a, fn);
+  }
   // CheckPtr of base + offset: a field read through a NULL pointer faults
   // at the field's offset ("NULL pointer dereference at 0000000000000028").
   void CheckField(const void* base, size_t offset, const char* fn);
@@ -208,7 +229,7 @@ class Kernel : public RunHooks {
   Executor& exec() { return *exec_; }
 
   // --- registries: the kernel layer's own (kernel_internal.h) ----------
-  std::mutex& tree_lock() { return tree_lock_; }  // guards registries
+  RunMutex& tree_lock() { return tree_lock_; }  // guards registries
   Heap& heap() { return heap_; }
   // The wait queue of one object: a page's lock, a buffer's lock, a work
   // item's completion. The kernel hashes pages and buffers into shared
@@ -234,8 +255,19 @@ class Kernel : public RunHooks {
   // names: a report or warning (it prints whole objects), a page going back
   // to the allocator (free_pages_check reads every flag). The partial-order
   // reduction treats a step that had one as touching everything.
-  void NoteWideEffect() { wide_effects_.fetch_add(1); }
+  // Only the explore executor reads the count (around each step, one task
+  // running at a time), so a plain increment of the atomic suffices: under
+  // the threads executor, which never reads it, increments may merge.
+  void NoteWideEffect() {
+    wide_effects_.store(wide_effects_.load(std::memory_order_relaxed) + 1,
+                        std::memory_order_relaxed);
+  }
 
+  // The reports of MightSleep, ScheduleCheck and CheckPtr (out of line: the
+  // checks are on every API call, the reports rare).
+  void MightSleepAtomic(Task* t, const char* fn);
+  [[noreturn]] void SchedulingWhileAtomic(Task* t, const char* fn);
+  [[noreturn]] void BadPointer(uint64_t a, const char* fn);
   std::string TaskName();
   long Step();
   std::string WithCallSite(std::string body);
@@ -250,12 +282,11 @@ class Kernel : public RunHooks {
   std::vector<Report> reports_;
   std::vector<Report> lints_;
   std::set<std::string> might_sleep_seen_;  // one warning per function
-  std::map<int, std::vector<std::string>> held_locks_;  // lockdep, by task
   bool lockdep_on_ = true;  // until its first report (debug_locks_off)
   bool fatal_ = false;
-  std::mutex tree_lock_;
+  RunMutex tree_lock_;
   Heap heap_;
-  std::mutex waitq_mu_;  // guards waitq_ (its elements never move)
+  RunMutex waitq_mu_;  // guards waitq_ (its elements never move)
   std::map<std::pair<WaitOn, uint64_t>, wait_queue_head_t> waitq_;
   std::vector<std::unique_ptr<page>> pages_;
   std::vector<address_space*> mappings_;

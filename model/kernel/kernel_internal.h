@@ -25,7 +25,7 @@ struct KernelInternal {
   static Executor& Exec(Kernel& k) { return k.exec(); }
   // The registries (pages, mappings, buffer cache, bios, work items, the
   // kmalloc heap), their lock, id counters and per-object wait queues.
-  static std::mutex& TreeLock(Kernel& k) { return k.tree_lock(); }
+  static RunMutex& TreeLock(Kernel& k) { return k.tree_lock(); }
   static Heap& Heap_(Kernel& k) { return k.heap(); }
   static const std::vector<std::unique_ptr<page>>& Pages(const Kernel& k) {
     return k.pages();
@@ -42,17 +42,9 @@ struct KernelInternal {
     if (k.bh_lrus_.empty()) k.bh_lrus_.resize(k.config().ncpus);
     return k.bh_lrus_;
   }
-  // The lock validator: held lock classes by task id, the campaign's
-  // graph, and whether it has reported yet. REQUIRES: tree_lock held for
-  // HeldLocks.
-  static std::map<int, std::vector<std::string>>& HeldLocks(Kernel& k) {
-    return k.held_locks_;
-  }
-  static LockdepGraph& Lockdep(Kernel& k) {
-    if (!k.config_.lockdep)
-      k.config_.lockdep = std::make_shared<LockdepGraph>();
-    return *k.config_.lockdep;
-  }
+  // The lock validator: the campaign's graph (the held locks are each
+  // task's, Task::held_locks), and whether it has reported yet.
+  static LockdepGraph& Lockdep(Kernel& k) { return *k.config_.lockdep; }
   static bool LockdepOn(Kernel& k) { return k.lockdep_on_; }
   static void LockdepOff(Kernel& k) { k.lockdep_on_ = false; }
   static std::map<const work_struct*, WorkState>& Works(Kernel& k) {

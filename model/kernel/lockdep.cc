@@ -4,6 +4,7 @@
 #include "model/kernel/lockdep.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
@@ -26,16 +27,20 @@ bool LockdepGraph::Path(const std::string& from, const std::string& to,
 }
 
 std::vector<std::string> LockdepGraph::Acquire(
-    const std::vector<std::string>& held, const std::string& next) {
-  std::lock_guard<std::mutex> l(mu_);
+    const std::vector<const char*>& held, const char* next) {
   std::vector<std::string> cycle;
-  for (const std::string& h : held) {
-    if (h == next) continue;  // recursive locking: not modelled
-    if (after_[h].count(next)) continue;
+  if (held.empty()) return cycle;
+  std::lock_guard<std::mutex> l(mu_);
+  for (const char* h : held) {
+    if (h == next || known_.count({h, next})) continue;
+    known_.insert({h, next});
+    if (std::strcmp(h, next) == 0) continue;  // recursive locking: not modelled
+    std::set<std::string>& after = after_[h];
+    if (after.count(next)) continue;
     std::vector<std::string> path;
     std::set<std::string> seen;
     if (cycle.empty() && Path(next, h, &path, &seen)) cycle = path;
-    after_[h].insert(next);
+    after.insert(next);
   }
   return cycle;
 }
@@ -77,13 +82,11 @@ void lockdep_acquire(const char* cls, const char* fn, bool trylock) {
   Kernel& k = Kernel::Current();
   Task* t = k.current_task();
   if (cls == nullptr || t == nullptr || !k.config().debug) return;
+  // Only the task itself touches its held locks.
   std::vector<std::string> cycle;
-  {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
-    std::vector<std::string>& held = KernelInternal::HeldLocks(k)[t->id];
-    if (!trylock) cycle = KernelInternal::Lockdep(k).Acquire(held, cls);
-    held.push_back(cls);
-  }
+  if (!trylock && !t->held_locks.empty())  // the first lock orders nothing
+    cycle = KernelInternal::Lockdep(k).Acquire(t->held_locks, cls);
+  t->held_locks.push_back(cls);
   if (cycle.empty() || !KernelInternal::LockdepOn(k)) return;
   KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run
   k.Warn(Check::kLockdepCircular,
@@ -95,9 +98,10 @@ void lockdep_release(const char* cls) {
   Kernel& k = Kernel::Current();
   Task* t = k.current_task();
   if (cls == nullptr || t == nullptr || !k.config().debug) return;
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
-  std::vector<std::string>& held = KernelInternal::HeldLocks(k)[t->id];
-  auto it = std::find(held.rbegin(), held.rend(), std::string(cls));
+  std::vector<const char*>& held = t->held_locks;
+  auto it = std::find_if(held.rbegin(), held.rend(), [cls](const char* h) {
+    return h == cls || std::strcmp(h, cls) == 0;
+  });
   if (it != held.rend()) held.erase(std::next(it).base());
 }
 

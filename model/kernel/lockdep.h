@@ -16,6 +16,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace squashlab {
@@ -26,23 +27,33 @@ class LockdepGraph {
  public:
   // Records held -> next for every held class. Returns the chain that the
   // new edges close, next -> ... -> held (the first cycle found), or an
-  // empty vector.
-  std::vector<std::string> Acquire(const std::vector<std::string>& held,
-                                   const std::string& next);
+  // empty vector. Classes are interned names (mutex_init's): an edge
+  // already recorded is found by address, without building strings.
+  std::vector<std::string> Acquire(const std::vector<const char*>& held,
+                                   const char* next);
   size_t Edges() const;
 
  private:
+  struct EdgeHash {
+    size_t operator()(const std::pair<const char*, const char*>& e) const {
+      return std::hash<const void*>()(e.first) * 31 +
+             std::hash<const void*>()(e.second);
+    }
+  };
   bool Path(const std::string& from, const std::string& to,
             std::vector<std::string>* path, std::set<std::string>* seen) const;
 
   mutable std::mutex mu_;
   std::map<std::string, std::set<std::string>> after_;  // class -> classes
+  // The edges of after_ by interned address (a cache of after_'s lookups).
+  std::unordered_set<std::pair<const char*, const char*>, EdgeHash> known_;
 };
 
-// The current task takes a lock of class `cls` ("file:line" of its init;
-// nullptr: a lock never initialised, not tracked). A blocking acquisition
-// is checked against the task's held locks before it may block; a trylock
-// only joins the held set.
+// The current task takes a lock of class `cls` ("file:line" of its init,
+// interned; nullptr: a lock never initialised, not tracked). A blocking
+// acquisition is checked against the task's held locks (Task::held_locks,
+// the kernel's current->held_locks) before it may block; a trylock only
+// joins the held set.
 void lockdep_acquire(const char* cls, const char* fn, bool trylock);
 void lockdep_release(const char* cls);
 

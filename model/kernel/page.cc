@@ -110,9 +110,9 @@ std::string dump_page(const page* p) {
                        : std::string(buf) + "\npage_owner: " + owner;
 }
 
-void CheckPage(page* p, const char* fn) {
-  Kernel& k = Kernel::Current();
-  k.CheckPtr(p, fn);
+// CheckPage's reports (out of line: the check is on every page call).
+[[gnu::noinline, gnu::cold]] static void BadPage(Kernel& k, page* p,
+                                                 const char* fn) {
   if (p->magic != kPageMagic)
     k.Bug(Check::kNotAPage, std::string("general protection fault in ") + fn,
           std::string("general protection fault: 0000 [#1] SMP\nIP: ") + fn +
@@ -123,6 +123,12 @@ void CheckPage(page* p, const char* fn) {
     k.Lint(Check::kPageFreedAccess,
            std::string("access to a free page in ") + fn,
            std::string(fn) + ": the page was freed\n" + dump_page(p));
+}
+
+void CheckPage(page* p, const char* fn) {
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(p, fn);
+  if (p->magic != kPageMagic || p->freed) BadPage(k, p, fn);
 }
 
 page* alloc_page(unsigned gfp) {
@@ -275,7 +281,7 @@ void CheckPagesAtQuiescence(Kernel& k) {
                         "\nno task will ever unlock it: readers sleep forever");
     }
     if (p->mapping && !(f & (1UL << PG_uptodate)) && !(f & (1UL << PG_error)) &&
-        !k.config().mm_rereads_not_uptodate) {
+        !k.config().mm_rereads_not_uptodate()) {
       return k.Lint(Check::kPageNotUptodateAtQuiescence,
                     "page cache page neither uptodate nor error",
                     dump_page(p.get()));

@@ -125,7 +125,7 @@ void udelay(unsigned long us) {
 
 static mutex* CpuLock(local_irq_lock& lock, int cpu) {
   Kernel& k = Kernel::Current();
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   if (lock.per_cpu.empty()) {
     for (int i = 0; i < k.config().ncpus; i++) {
       lock.per_cpu.push_back(std::make_unique<mutex>());

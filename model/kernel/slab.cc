@@ -180,7 +180,7 @@ void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller,
   uintptr_t corrupt = 0;
   void* p = nullptr;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     p = KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
                                        t ? t->Comm() : "setup", t ? t->cpu : 0,
                                        cache, &corrupt);
@@ -250,14 +250,14 @@ void kfree(const void* p, const char* caller) {
   uint64_t cache = 0;
   uintptr_t base = 0;
   if (p != nullptr) {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
     if (obj != nullptr && base == reinterpret_cast<uintptr_t>(p))
       cache = obj->size;
   }
   k.Point("kfree", cache);
   if (p == nullptr) return;  // kfree(NULL) is legal
-  std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
+  std::unique_lock<RunMutex> l(KernelInternal::TreeLock(k));
   const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
   // debugobjects is a debug kernel's: a production one frees silently.
   if (k.config().debug && obj != nullptr && !obj->freed &&
@@ -327,7 +327,7 @@ void KasanReportAccess(uintptr_t a, size_t size, bool write, const char* fn) {
     k.CheckPtr(reinterpret_cast<const void*>(a), fn);
     return;
   }
-  std::unique_lock<std::mutex> l(KernelInternal::TreeLock(k));
+  std::unique_lock<RunMutex> l(KernelInternal::TreeLock(k));
   uintptr_t bad = a;
   while (bad < a + size && SlabArena::ByteOk(bad)) bad++;
   if (bad == a + size) return;  // another task's object changed meanwhile

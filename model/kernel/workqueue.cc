@@ -18,14 +18,14 @@ wait_queue_head_t& WorkWait(Kernel& k, const work_struct* w) {
 }
 
 bool Busy(Kernel& k, const work_struct* w) {
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   auto it = KernelInternal::Works(k).find(w);
   return it != KernelInternal::Works(k).end() &&
          (it->second.queued || it->second.running > 0);
 }
 
 bool RunningElsewhere(Kernel& k, const work_struct* w) {
-  std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
   auto it = KernelInternal::Works(k).find(w);
   return it != KernelInternal::Works(k).end() && it->second.running > 0;
 }
@@ -40,7 +40,7 @@ void WorkerBody(work_struct* work) {
       "process_one_work", 0);
   work_func_t fn = nullptr;
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     WorkState& st = KernelInternal::Works(k)[work];
     st.queued = false;
     st.running = 1;
@@ -64,7 +64,7 @@ void WorkerBody(work_struct* work) {
   wait_queue_head_t& done = WorkWait(k, work);  // before fn may free work
   fn(work);  // may free the work item (legal once claimed, as here)
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     KernelInternal::Works(k).erase(work);
   }
   k.Wake(done);
@@ -100,7 +100,7 @@ bool queue_work(workqueue_struct* wq, work_struct* work) {
           "0000000000000000\n"
           "IP: process_one_work: work->func is NULL (INIT_WORK missing)");
   {
-    std::lock_guard<std::mutex> l(KernelInternal::TreeLock(k));
+    std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     KernelInternal::Works(k)[work].queued = true;
   }
   Task* cur = k.current_task();

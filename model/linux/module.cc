@@ -18,14 +18,6 @@
 namespace squashlab {
 namespace {
 
-std::string SelfExe() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "";
-  buf[n] = '\0';
-  return buf;
-}
-
 bool Exists(const std::string& p) { return access(p.c_str(), R_OK) == 0; }
 
 std::string ModuleFile(const std::string& name) {
@@ -65,14 +57,25 @@ StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,
   return raw;
 }
 
+std::vector<std::string> RunfilesDirs(const std::string& rel) {
+  std::vector<std::string> dirs;
+  for (const char* env : {"RUNFILES_DIR", "TEST_SRCDIR"})
+    if (const char* d = std::getenv(env))
+      dirs.push_back(std::string(d) + "/squashlab/" + rel);
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    dirs.push_back(std::string(exe) + ".runfiles/squashlab/" + rel);
+  }
+  return dirs;
+}
+
 StatusOr<const LinuxModule*> BuiltinLinuxModule(const std::string& name) {
   const std::string file = ModuleFile(name);
   std::vector<std::string> dirs;
   if (const char* d = std::getenv("SQUASHLAB_LINUX_MODULES")) dirs.push_back(d);
-  for (const char* env : {"RUNFILES_DIR", "TEST_SRCDIR"})
-    if (const char* d = std::getenv(env))
-      dirs.push_back(std::string(d) + "/squashlab/model/linux");
-  dirs.push_back(SelfExe() + ".runfiles/squashlab/model/linux");
+  for (std::string& d : RunfilesDirs("model/linux")) dirs.push_back(d);
   for (const std::string& d : dirs)
     if (Exists(d + "/" + file)) return LoadLinuxModule(name, d + "/" + file);
   return Status::NotFound("real kernel module " + name + " (" + file +

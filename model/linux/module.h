@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/kernel/block_device.h"
 #include "model/kernel/fs.h"
@@ -27,6 +28,11 @@ struct LinuxModule {
   std::string path;  // the shared object
   kabi::file_system_type* fs_type = nullptr;
 };
+
+// The directories `rel` (a path in this repository) may stand in among the
+// running binary's runfiles, in the order to try them: $RUNFILES_DIR,
+// $TEST_SRCDIR, then the binary's own .runfiles tree.
+std::vector<std::string> RunfilesDirs(const std::string& rel);
 
 // Loads (once per path) the module at `path` and runs its init.
 StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,

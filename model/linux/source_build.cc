@@ -59,14 +59,6 @@ uint64_t Fnv(uint64_t h, const std::string& s) {
   return h;
 }
 
-std::string SelfExe() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "";
-  buf[n] = '\0';
-  return buf;
-}
-
 std::string CacheRoot() {
   if (const char* c = std::getenv("SQUASHLAB_CACHE")) return c;
   if (const char* x = std::getenv("XDG_CACHE_HOME"))
@@ -163,14 +155,8 @@ const std::vector<std::string>& KernelCFlags() {
 
 std::string HeaderLayerDir() {
   if (const char* d = std::getenv("SQUASHLAB_LINUX_INCLUDE")) return d;
-  std::vector<std::string> roots;
-  for (const char* env : {"RUNFILES_DIR", "TEST_SRCDIR"})
-    if (const char* d = std::getenv(env)) roots.push_back(d);
-  roots.push_back(SelfExe() + ".runfiles");
-  for (const auto& r : roots) {
-    std::string d = r + "/squashlab/model/linux/include";
+  for (const std::string& d : RunfilesDirs("model/linux/include"))
     if (fs::exists(d + "/linux/fs.h")) return d;
-  }
   return "";
 }
 

@@ -40,7 +40,7 @@ void read_pages_plugged(address_space* mapping, file* filp,
     return;
   }
   if (ops->readahead) {
-    readahead_control rac{filp, mapping, {}};
+    readahead_control rac{filp, mapping, {}, filp ? &filp->f_ra : nullptr};
     for (page* p : pages) {
       if (!add_to_page_cache_lru(p, mapping, p->index, GFP_KERNEL))
         rac.pages.push_back(p);
@@ -48,7 +48,10 @@ void read_pages_plugged(address_space* mapping, file* filp,
         page_cache_release(p);
     }
     if (!rac.pages.empty()) ops->readahead(&rac);
-    for (page* p : rac.pages) page_cache_release(p);
+    for (page* p : rac.pages) {  // not taken by the file system
+      unlock_page(p);
+      page_cache_release(p);
+    }
     return;
   }
   for (page* p : pages) {

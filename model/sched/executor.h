@@ -58,6 +58,10 @@ class Executor {
   // REQUIRES: a run attached (Attach).
   virtual RunOutcome Run() = 0;
   virtual const char* Name() const = 0;
+  // Whether tasks run truly concurrently, on several threads (threads).
+  // The explore and simulate executors run one task at a time on the
+  // caller's thread: what a run shares needs no lock there.
+  virtual bool Concurrent() const { return false; }
   // Preemption of the current task turned off (count 0 -> 1) or back on.
   // The threads executor makes a CPU's non-preemptible sections exclusive.
   virtual void PreemptOff(Task&) {}

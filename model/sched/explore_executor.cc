@@ -6,6 +6,9 @@
 
 #include "model/sched/wait_list.h"
 
+// The run loop's helpers that sit on every step's path.
+#define SQL_ALWAYS_INLINE inline __attribute__((always_inline))
+
 namespace squashlab {
 namespace {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -13,6 +16,14 @@ constexpr size_t kStackSize = 1 << 20;
 #else
 constexpr size_t kStackSize = 256 << 10;
 #endif
+}  // namespace
+
+namespace {
+// What a task gates on its CPU (see Gated), as StepInfo says it.
+int GateOf(const Task& t) {
+  return (t.preempt_count > 0 ? StepInfo::kGatesPreemption : 0) |
+         (t.irqs_disabled > 0 ? StepInfo::kGatesInterrupts : 0);
+}
 }  // namespace
 
 ExploreExecutor::ExploreExecutor() : stacks_(kStackSize) {}
@@ -23,6 +34,7 @@ void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   slots_.clear();
   strategy_ = strategy;
   record_trace_ = record_trace;
+  wants_steps_ = strategy != nullptr && strategy->WantsSteps();
   current_ = nullptr;
   stopping_ = false;
   abandoned_ = false;
@@ -30,6 +42,9 @@ void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   switches_ = 0;
   preemptions_ = 0;
   choices_.clear();
+  enabled_stale_ = true;
+  handoff_ = false;
+  continue_inline_ = false;
   trace_ = ScheduleTrace{};
 }
 
@@ -42,6 +57,7 @@ Task* ExploreExecutor::Spawn(TaskSpec spec) {
   s->task.spec = std::move(spec);
   s->fiber = std::make_unique<Fiber>(&stacks_, [this, s] { Body(s); });
   slots_.push_back(std::move(slot));
+  enabled_stale_ = true;
   if (record_trace_) trace_.task_names.push_back(s->task.Comm());
   if (strategy_) strategy_->OnSpawn(s->task.id);
   return &s->task;
@@ -55,11 +71,102 @@ void ExploreExecutor::Body(Slot* s) {
   }
 }
 
+void ExploreExecutor::RecordTraceEvent(const Slot& s, bool preempted) {
+  TraceEvent e;
+  e.step = steps_;
+  e.task = s.task.id;
+  e.cpu = s.task.cpu;
+  e.op = s.pending_op;
+  e.arg = s.pending_arg;
+  e.ts_ns = static_cast<uint64_t>(steps_);
+  e.preempted = preempted;
+  e.woken = s.woken;
+  trace_.events.push_back(e);
+}
+
+// Inlined into the two places a step begins (RunSlice, ContinueInline):
+// both are on every step's path.
+SQL_ALWAYS_INLINE void ExploreExecutor::BeginSlice(Slot* s, bool preempted) {
+  if (record_trace_) RecordTraceEvent(*s, preempted);
+  s->woken = false;
+  steps_++;
+  if (!s->task.started) {
+    s->task.started = true;
+    enabled_stale_ = true;  // a started interrupt handler gates its CPU
+  }
+  gate_before_ = GateOf(s->task);
+}
+
+// Inlined into Run and ContinueInline (every step decides).
+SQL_ALWAYS_INLINE ExploreExecutor::Decision ExploreExecutor::Decide(int last) {
+  Decision d;
+  bool last_enabled;
+  if (enabled_stale_) {
+    RefreshEnabled();
+    last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(),
+                                          last) != enabled_.end();
+  } else {
+    last_enabled = last >= 0;  // the set it was picked from, unchanged
+  }
+  if (enabled_.empty()) {
+    d.kind = Decision::kNoneEnabled;
+    return d;
+  }
+  d.pick = enabled_[0];
+  if (enabled_.size() > 1) {
+    d.pick = strategy_->Pick(enabled_, last, last_enabled, steps_);
+    if (d.pick == Strategy::kAbandonRun) {
+      d.kind = Decision::kAbandon;
+      return d;
+    }
+    choices_.push_back(d.pick);
+  }
+  d.preempted = last_enabled && d.pick != last;
+  if (d.preempted) preemptions_++;
+  return d;
+}
+
+// Inside task s, at its point: what the scheduler would do once s
+// suspended (the end of the step, the step limit, the next decision), done
+// here. When the decision is s itself, its next step starts without a
+// switch; otherwise the decision is handed over with the switch.
+SQL_ALWAYS_INLINE bool ExploreExecutor::ContinueInline(Slot* s) {
+  const int gate = GateOf(s->task);
+  if (gate != gate_before_) {
+    enabled_stale_ = true;
+    gate_before_ = gate;
+  }
+  if (stopping_ || steps_ > max_steps_) return false;  // Run decides
+  decision_ = Decide(s->task.id);
+  if (decision_.kind != Decision::kRun || decision_.pick != s->task.id) {
+    handoff_ = true;
+    return false;
+  }
+  BeginSlice(s, decision_.preempted);
+  return true;
+}
+
 void ExploreExecutor::Point(const char* op, uint64_t arg) {
   Slot* s = current_;
   if (s == nullptr) return;  // setup and quiescence code run outside tasks
   s->pending_op = op;
   s->pending_arg = arg;
+  if (continue_inline_) {
+    if (ContinueInline(s)) return;
+    if (Fiber::kCanSwitchDirectly && handoff_ &&
+        decision_.kind == Decision::kRun) {
+      // Another task's step: it starts here, and its fiber runs in this
+      // one's place (Switch learns from current_ who comes back).
+      handoff_ = false;
+      Slot* next = slots_[decision_.pick].get();
+      BeginSlice(next, decision_.preempted);
+      switches_++;
+      current_ = next;
+      s->fiber->SwitchTo(*next->fiber);
+      if (stopping_) throw TaskOops{};
+      return;
+    }
+  }
   s->fiber->Suspend();
   if (stopping_) throw TaskOops{};
 }
@@ -71,20 +178,22 @@ void ExploreExecutor::WaitEvent(WaitList& wq,
     s->task.state = TaskState::kBlocked;
     s->task.blocked_on = &wq;
     wq.waiters.push_back(&s->task);
-    step_waited_.push_back(&wq);
+    if (wants_steps_) step_waited_.push_back(&wq);
     s->pending_op = s->task.blocked_in;
     s->woken = true;
+    enabled_stale_ = true;
     s->fiber->Suspend();
     if (stopping_) throw TaskOops{};
   }
 }
 
 void ExploreExecutor::WakeUp(WaitList& wq) {
-  step_woke_.push_back(&wq);
+  if (wants_steps_) step_woke_.push_back(&wq);
   for (Task* t : wq.waiters) {
     if (t->state == TaskState::kBlocked && t->blocked_on == &wq) {
       t->state = TaskState::kRunnable;
       t->blocked_on = nullptr;
+      enabled_stale_ = true;
     }
   }
   wq.waiters.clear();
@@ -106,7 +215,9 @@ bool ExploreExecutor::Gated(const Slot& s) const {
   return false;
 }
 
-void ExploreExecutor::Enabled(std::vector<int>* out) const {
+void ExploreExecutor::RefreshEnabled() {
+  enabled_stale_ = false;
+  std::vector<int>* out = &enabled_;
   out->clear();
   bool any_atomic = false;
   for (const auto& s : slots_) {
@@ -122,58 +233,56 @@ void ExploreExecutor::Enabled(std::vector<int>* out) const {
   out->resize(kept);
 }
 
-void ExploreExecutor::RunSlice(int id, bool preempted) {
+int ExploreExecutor::RunSlice(int id, bool preempted) {
   Slot* s = slots_[id].get();
-  if (record_trace_) {
-    TraceEvent e;
-    e.step = steps_;
-    e.task = id;
-    e.cpu = s->task.cpu;
-    e.op = s->pending_op;
-    e.arg = s->pending_arg;
-    e.ts_ns = static_cast<uint64_t>(steps_);
-    e.preempted = preempted;
-    e.woken = s->woken;
-    trace_.events.push_back(e);
-  }
-  s->woken = false;
-  steps_++;
-  switches_++;
-  s->task.started = true;
+  BeginSlice(s, preempted);
   // Strategies that never look at steps (random, PCT, replay) skip the
   // bookkeeping around the step.
-  const bool wants_steps = strategy_->WantsSteps();
+  if (wants_steps_) {
+    ObservedSlice(s);
+    return id;
+  }
+  Slot* ran = Switch(s);
+  if (GateOf(ran->task) != gate_before_) enabled_stale_ = true;
+  return ran->task.id;
+}
+
+ExploreExecutor::Slot* ExploreExecutor::Switch(Slot* s) {
+  switches_++;
+  current_ = s;
+  s->fiber->Resume();
+  Slot* ran = current_;  // s, or a task s's fiber switched to (Point)
+  current_ = nullptr;
+  if (ran->fiber->finished()) {
+    ran->task.state = TaskState::kDone;
+    ran->fiber.reset();  // the stack goes back to the pool
+    enabled_stale_ = true;
+  }
+  return ran;
+}
+
+void ExploreExecutor::ObservedSlice(Slot* s) {
   const char* op = s->pending_op;
   const uint64_t arg = s->pending_arg;
   const size_t tasks_before = slots_.size();
-  RunHooks* kernel = wants_steps ? hooks_ : nullptr;
+  RunHooks* kernel = hooks_;
   const uint64_t ids_before = kernel ? kernel->ObjectIdsIssued() : 0;
   const uint64_t wide_before = kernel ? kernel->WideEffects() : 0;
-  // What gates the other tasks of this CPU (see Gated).
-  auto gate = [](const Task& t) {
-    return (t.preempt_count > 0 ? StepInfo::kGatesPreemption : 0) |
-           (t.irqs_disabled > 0 ? StepInfo::kGatesInterrupts : 0);
-  };
-  const int gate_before = gate(s->task);
+  const int gate_before = gate_before_;
   step_waited_.clear();
   step_woke_.clear();
-  current_ = s;
-  s->fiber->Resume();
-  current_ = nullptr;
-  if (s->fiber->finished()) {
-    s->task.state = TaskState::kDone;
-    s->fiber.reset();  // the stack goes back to the pool
-  }
-  if (!wants_steps) return;
+  Switch(s);
+  const int gate_after = GateOf(s->task);
+  if (gate_after != gate_before) enabled_stale_ = true;
   StepInfo info;
-  info.task = id;
+  info.task = s->task.id;
   info.context = s->task.spec.context;
   info.op = op;
   info.arg = arg;
   info.created = slots_.size() != tasks_before ||
                  (kernel && kernel->ObjectIdsIssued() != ids_before);
   info.cpu = s->task.cpu;
-  info.gates_more = gate(s->task) & ~gate_before;
+  info.gates_more = gate_after & ~gate_before;
   info.wide = kernel && kernel->WideEffects() != wide_before;
   info.stopped = s->task.state != TaskState::kRunnable;
   info.finished = s->task.state == TaskState::kDone;
@@ -195,33 +304,30 @@ void ExploreExecutor::ReportHang(RunHooks& kernel) {
 RunOutcome ExploreExecutor::Run() {
   RunHooks& kernel = *hooks_;
   stopping_ = false;  // a kernel may run several batches of tasks
+  wants_steps_ = strategy_->WantsSteps();
+  // Steps a strategy watches, and traced steps, each go through here.
+  continue_inline_ = !wants_steps_ && !record_trace_;
+  max_steps_ = kernel.MaxSteps();
+  enabled_stale_ = true;
+  handoff_ = false;
   int last = -1;
   while (!stopping_) {
-    Enabled(&enabled_);
-    if (enabled_.empty()) {
+    const Decision d = handoff_ ? decision_ : Decide(last);
+    handoff_ = false;
+    if (d.kind == Decision::kNoneEnabled) {
       bool live = std::any_of(slots_.begin(), slots_.end(), [](const auto& s) {
         return s->task.state != TaskState::kDone;
       });
       if (live) ReportHang(kernel);
       break;
     }
-    bool last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(),
-                                               last) != enabled_.end();
-    int pick = enabled_[0];
-    if (enabled_.size() > 1) {
-      pick = strategy_->Pick(enabled_, last, last_enabled, steps_);
-      if (pick == Strategy::kAbandonRun) {
-        abandoned_ = true;
-        stopping_ = true;
-        break;
-      }
-      choices_.push_back(pick);
+    if (d.kind == Decision::kAbandon) {
+      abandoned_ = true;
+      stopping_ = true;
+      break;
     }
-    bool preempted = last_enabled && pick != last;
-    if (preempted) preemptions_++;
-    RunSlice(pick, preempted);
-    last = pick;
-    if (steps_ > kernel.MaxSteps() && !kernel.Fatal()) {
+    last = RunSlice(d.pick, d.preempted);
+    if (steps_ > max_steps_ && !kernel.Fatal()) {
       kernel.StepLimitExceeded();
       stopping_ = true;
     }
@@ -237,6 +343,7 @@ RunOutcome ExploreExecutor::Run() {
 // Unwinds every unfinished task (each throws TaskOops at its next point).
 void ExploreExecutor::KillAll() {
   stopping_ = true;
+  handoff_ = false;
   for (auto& s : slots_) {
     while (s->fiber && !s->fiber->finished()) {
       current_ = s.get();

@@ -39,6 +39,8 @@ class ExploreExecutor : public Executor {
 
   const std::vector<int>& choices() const { return choices_; }
   int preemptions() const { return preemptions_; }
+  // Fiber switches (a resume and the suspend back). A step whose task the
+  // strategy picks again continues without one (ContinueInline).
   long switches() const { return switches_; }
   // The strategy abandoned this run (Strategy::OnStep returned false).
   bool abandoned() const { return abandoned_; }
@@ -52,9 +54,36 @@ class ExploreExecutor : public Executor {
     uint64_t pending_arg = 0;
     bool woken = false;
   };
-  void Enabled(std::vector<int>* out) const;
+  // Recomputes enabled_; Run calls it only when a step changed what it
+  // depends on (a task spawned, blocked, woken, finished, started, or
+  // gating its CPU: enabled_stale_).
+  void RefreshEnabled();
   bool Gated(const Slot& s) const;
-  void RunSlice(int id, bool preempted);
+  // The scheduler's choice once a task reached its point: run `pick` (a
+  // preemption when `preempted`), or end the run.
+  struct Decision {
+    enum Kind { kRun, kNoneEnabled, kAbandon } kind = kRun;
+    int pick = -1;
+    bool preempted = false;
+  };
+  Decision Decide(int last);
+  // Steps from the task `id`'s point on, until the scheduler is needed
+  // again (Point may run further steps, of it and of others, without it).
+  // Returns the task whose step ran last.
+  int RunSlice(int id, bool preempted);
+  void BeginSlice(Slot* s, bool preempted);
+  void RecordTraceEvent(const Slot& s, bool preempted);
+  // Resumes s's fiber until a fiber comes back to the scheduler; returns
+  // that task's slot (a finished task is done).
+  Slot* Switch(Slot* s);
+  // At a point of the running task s (Point): the scheduler's next
+  // decision, made there. True when it is s again and its step has begun
+  // (no switch: the step's order and effects are the same). Otherwise
+  // Point switches to the chosen task directly, or hands the decision to
+  // Run (handoff_).
+  bool ContinueInline(Slot* s);
+  // RunSlice's step for strategies that watch steps (Strategy::OnStep).
+  void ObservedSlice(Slot* s);
   void ReportHang(RunHooks& kernel);
   void KillAll();
   void Body(Slot* s);
@@ -72,6 +101,13 @@ class ExploreExecutor : public Executor {
   int preemptions_ = 0;
   std::vector<int> choices_;
   std::vector<int> enabled_;
+  bool enabled_stale_ = true;
+  bool wants_steps_ = false;      // strategy_->WantsSteps(), for this run
+  bool continue_inline_ = false;  // decisions may be made in Point
+  bool handoff_ = false;          // decision_ was made in Point
+  Decision decision_;
+  int gate_before_ = 0;  // GateOf the running task when its step began
+  long max_steps_ = 0;
   ScheduleTrace trace_;
 };
 

@@ -30,22 +30,22 @@
 #endif
 
 namespace squashlab {
-namespace ctx = boost::context;
+namespace ctx = boost::context::detail;
 
 namespace {
 constexpr size_t kGuard = 4096;
 
-struct PoolStack {
-  void* base;
-  size_t size;
-  ctx::stack_context allocate() {
-    ctx::stack_context sc;
-    sc.size = size;
-    sc.sp = static_cast<char*>(base) + size;
-    return sc;
-  }
-  void deallocate(ctx::stack_context&) {}  // the Fiber returns it to the pool
+// What a jump hands over: where the context that jumped (a fiber, or the
+// scheduler) is to be saved, and the fiber jumped to (Entry needs it).
+struct Handover {
+  ctx::fcontext_t* save;
+  Fiber* to;
 };
+
+// Back on a stack after a jump: save the context that jumped here.
+inline void Land(ctx::transfer_t from) {
+  *static_cast<Handover*>(from.data)->save = from.fctx;
+}
 }  // namespace
 
 StackPool::StackPool(size_t stack_size) : stack_size_(stack_size) {}
@@ -74,9 +74,10 @@ void StackPool::Give(void* base) { free_.push_back(base); }
 
 Fiber::Fiber(StackPool* pool, std::function<void()> body)
     : pool_(pool), body_(std::move(body)), stack_base_(pool->Take()) {
+  // The stack grows down from its top (page-aligned, so 16-byte aligned).
   self_ =
-      ctx::fiber(std::allocator_arg, PoolStack{stack_base_, pool->stack_size()},
-                 [this](ctx::fiber&& c) { return Entry(std::move(c)); });
+      ctx::make_fcontext(static_cast<char*>(stack_base_) + pool->stack_size(),
+                         pool->stack_size(), &Fiber::Entry);
 #ifdef SQL_FIBER_TSAN
   tsan_fiber_ = __tsan_create_fiber(0);
 #endif
@@ -102,7 +103,11 @@ void Fiber::Resume() {
   tsan_caller_ = __tsan_get_current_fiber();
   __tsan_switch_to_fiber(tsan_fiber_, 0);
 #endif
-  self_ = std::move(self_).resume();
+  // The first jump enters Entry; later ones return from the fiber's jump
+  // in Suspend or SwitchTo. Whichever fiber of the pool jumps home lands
+  // here, and is saved where it says.
+  Handover h{pool_->home(), this};
+  Land(ctx::jump_fcontext(self_, &h));
 #ifdef SQL_FIBER_TSAN
   if (finished_) __tsan_switch_to_fiber(tsan_caller_, 0);
 #endif
@@ -134,21 +139,31 @@ void Fiber::Suspend() {
   // fiber instead stays current until Resume() is back on the scheduler.
   __tsan_switch_to_fiber(tsan_caller_, 0);
 #endif
-  caller_ = std::move(caller_).resume();
+  Handover h{&self_, nullptr};
+  Land(ctx::jump_fcontext(*pool_->home(), &h));
   SwitchIn();
 }
 
-ctx::fiber Fiber::Entry(ctx::fiber&& caller) {
-  caller_ = std::move(caller);
-  SwitchIn();
+void Fiber::SwitchTo(Fiber& next) {
+  if (!kCanSwitchDirectly) std::abort();  // the sanitizers would not know
+  Handover h{&self_, &next};
+  Land(ctx::jump_fcontext(next.self_, &h));
+}
+
+void Fiber::Entry(ctx::transfer_t from) {
+  Fiber* f = static_cast<Handover*>(from.data)->to;
+  Land(from);
+  f->SwitchIn();
   try {
-    body_();
+    f->body_();
   } catch (...) {
     std::terminate();  // executors catch TaskOops; anything else is a bug
   }
-  finished_ = true;
-  SwitchOut(true);
-  return std::move(caller_);
+  f->finished_ = true;
+  f->SwitchOut(true);
+  Handover h{&f->self_, nullptr};
+  ctx::jump_fcontext(*f->pool_->home(), &h);  // never resumed again
+  std::abort();
 }
 
 }  // namespace squashlab

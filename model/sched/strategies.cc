@@ -2,7 +2,7 @@
 // This file implements the random and PCT strategies and the non-preemptive
 // default pick.
 #include <algorithm>
-#include <map>
+#include <vector>
 
 #include "model/base/rng.h"
 #include "model/sched/replay_strategy.h"
@@ -51,19 +51,25 @@ class PctStrategy : public Strategy {
   }
   void OnSpawn(int id) override {
     // Initial priorities are above every change-point priority (< depth).
-    prio_[id] = depth_ + static_cast<long>(rng_.Below(1u << 30));
+    Prio(id) = depth_ + static_cast<long>(rng_.Below(1u << 30));
   }
   int Pick(const std::vector<int>& enabled, int current, bool,
            long step) override {
     while (next_change_ < change_points_.size() &&
            change_points_[next_change_] <= step) {
       if (current >= 0)
-        prio_[current] = depth_ - 1 - static_cast<long>(next_change_);
+        Prio(current) = depth_ - 1 - static_cast<long>(next_change_);
       next_change_++;
     }
+    Prio(enabled.back());  // ids ascend: every one has a priority now
     int best = enabled.front();
-    for (int id : enabled)
-      if (prio_[id] > prio_[best]) best = id;
+    long best_prio = prio_[best];
+    for (int id : enabled) {
+      if (prio_[id] > best_prio) {
+        best = id;
+        best_prio = prio_[id];
+      }
+    }
     return best;
   }
   bool EndRun(long steps) override {
@@ -76,7 +82,12 @@ class PctStrategy : public Strategy {
   long estimate_;
   bool learn_;
   Rng rng_;
-  std::map<int, long> prio_;
+  // By task id (ids count up from 0); 0 for a task never seen.
+  long& Prio(int id) {
+    if (static_cast<size_t>(id) >= prio_.size()) prio_.resize(id + 1, 0);
+    return prio_[id];
+  }
+  std::vector<long> prio_;
   std::vector<long> change_points_;
   size_t next_change_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace squashlab {
 
@@ -39,6 +40,9 @@ struct Task {
   int irqs_disabled = 0;    // local_irq_save depth
   WaitList* blocked_on = nullptr;
   blk_plug* plug = nullptr;  // the kernel's current->plug (the kernel layer's)
+  // lockdep's current->held_locks: the interned classes of the locks the
+  // task holds, in order (the kernel layer's; lockdep.h).
+  std::vector<const char*> held_locks;
   const char* blocked_in = "";  // the API function it sleeps in
   uint64_t blocked_arg = 0;
   std::string Comm() const { return spec.name + ":" + std::to_string(id); }

@@ -38,6 +38,7 @@ class ThreadsExecutor : public Executor {
   void Charge(CostKind, uint64_t, const char*) override {}
   void Delay(uint64_t ns) override;
   uint64_t NowNs() override;
+  bool Concurrent() const override { return true; }
   long Steps() override { return steps_.load(std::memory_order_relaxed); }
   void OnReport() override { stopping_.store(true); }
   RunOutcome Run() override;

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the explore-mode benchmark: task switches per second
-// and complete schedules per second for a 3-task, ~200-step scenario
+// This file implements the explore-mode benchmark: complete schedules,
+// steps (scheduling points) and task switches per second for a 3-task,
+// ~200-step scenario
 // written against the kernel API (page cache, page lock, a mutex, marked
 // accesses), under the random and PCT strategies.
 //   bazel run -c opt //model/tests:explore_bench [-- SECONDS]
+//   explore_bench --runs N [random|pct]   exactly N schedules of each (or
+//   one) strategy, for instruction counts (valgrind --tool=callgrind)
 #include <time.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "model/base/rng.h"
 #include "model/kernel/atomic.h"
@@ -17,6 +21,7 @@
 #include "model/kernel/page.h"
 #include "model/kernel/scenario.h"
 #include "model/sched/explorer.h"
+#include "model/sched/run_spec.h"
 
 namespace squashlab {
 namespace {
@@ -64,50 +69,73 @@ double CpuSeconds() {
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void Bench(const char* strategy, double seconds) {
-  Scenario sc = ThreeReaders();
+// Runs until `seconds` of wall time have passed, or exactly `runs`
+// schedules when runs > 0.
+void Bench(const char* strategy, double seconds, long max_runs) {
+  const RunSpec sc = ThreeReaders();  // one campaign: one lockdep graph
   ExploreOptions opt;
   opt.strategy = strategy;
   opt.pct_depth = 3;
   std::unique_ptr<Strategy> s = MakeStrategy(opt);
   Explorer e;
   long runs = 0, steps = 0, switches = 0, failures = 0;
+  // With --runs, a digest of every schedule (its choices and length): the
+  // same seeds must give the same digest whatever is optimised underneath.
+  uint64_t digest = 0;
   auto start = std::chrono::steady_clock::now();
   double cpu_start = CpuSeconds();
   double elapsed = 0;
-  while (elapsed < seconds) {
-    for (int i = 0; i < 256; i++, runs++) {
+  while (max_runs > 0 ? runs < max_runs : elapsed < seconds) {
+    for (int i = 0; i < 256 && (max_runs <= 0 || runs < max_runs);
+         i++, runs++) {
       RunResult r = e.RunOnce(sc, *s, Rng::Mix(1, runs), false);
       steps += r.steps;
       switches += r.switches;
       failures += r.failed();
+      if (max_runs > 0) {  // counted runs only: timed runs stay lean
+        digest = Rng::Mix(digest, static_cast<uint64_t>(r.steps));
+        for (int c : r.choices) digest = Rng::Mix(digest, c);
+      }
     }
     elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
   }
   double cpu = CpuSeconds() - cpu_start;
-  std::printf("%-7s %8ld schedules, %.0f steps each, %ld failures\n", strategy,
-              runs, static_cast<double>(steps) / runs, failures);
   std::printf(
-      "        per CPU second: %9.0f schedules/s, %11.0f task switches/s\n",
-      runs / cpu, switches / cpu);
+      "%-7s %8ld schedules, %.0f steps each, %ld failures, digest %016llx\n",
+      strategy, runs, static_cast<double>(steps) / runs, failures,
+      static_cast<unsigned long long>(digest));
   std::printf(
-      "        per wall second: %8.0f schedules/s, %11.0f task switches/s "
-      "(%.2f s)\n",
-      runs / elapsed, switches / elapsed, elapsed);
+      "        per CPU second: %9.0f schedules/s, %11.0f steps/s, %11.0f task "
+      "switches/s\n",
+      runs / cpu, steps / cpu, switches / cpu);
+  std::printf(
+      "        per wall second: %8.0f schedules/s, %11.0f steps/s, %11.0f task "
+      "switches/s (%.2f s)\n",
+      runs / elapsed, steps / elapsed, switches / elapsed, elapsed);
 }
 
 }  // namespace
 }  // namespace squashlab
 
 int main(int argc, char** argv) {
-  double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
+  double seconds = 2.0;
+  long runs = 0;
+  const char* only = nullptr;
+  if (argc > 2 && std::strcmp(argv[1], "--runs") == 0) {
+    runs = std::atol(argv[2]);
+    if (argc > 3) only = argv[3];
+  } else if (argc > 1) {
+    seconds = std::atof(argv[1]);
+  }
   std::printf(
-      "explore executor, 3 tasks, one core; a task switch is one "
-      "scheduler->task\n"
-      "resume (plus the task's suspend back: two Boost.Context jumps)\n");
-  squashlab::Bench("random", seconds);
-  squashlab::Bench("pct", seconds);
+      "explore executor, 3 tasks, one core; a step is one scheduling "
+      "point (a\nstrategy decision); a task switch is one scheduler->task "
+      "resume plus the task's\nsuspend back (two Boost.Context jumps): a step "
+      "whose task is picked again\ncontinues without one\n");
+  for (const char* strategy : {"random", "pct"})
+    if (only == nullptr || std::strcmp(only, strategy) == 0)
+      squashlab::Bench(strategy, seconds, runs);
   return 0;
 }

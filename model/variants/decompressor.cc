@@ -9,6 +9,7 @@
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
+#include "model/variants/codec_memo.h"
 #include "model/variants/page_actor.h"
 
 namespace squashlab {
@@ -67,11 +68,19 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream,
   if (stream->codec == nullptr) return -EIO;
   size_t cap =
       std::min<size_t>(stream->out.size(), static_cast<size_t>(output->length));
-  auto res =
-      stream->codec->Decompress(ByteSpan(stream->in.data(), stream->in.size()),
-                                std::span<uint8_t>(stream->out.data(), cap));
-  if (!res.ok()) return -EIO;
-  size_t n = res.value();
+  ByteSpan in(stream->in.data(), stream->in.size());
+  std::span<uint8_t> room(stream->out.data(), cap);
+  long memo = CodecMemo::Find(msblk->compression, in, room);
+  size_t n = 0;
+  if (memo >= 0) {
+    n = static_cast<size_t>(memo);
+  } else {
+    auto res = stream->codec->Decompress(in, room);
+    if (!res.ok()) return -EIO;
+    n = res.value();
+    CodecMemo::Add(msblk->compression, in, cap,
+                   std::span<const uint8_t>(stream->out.data(), n));
+  }
   // Write the output page by page through the actor, charging the codec's
   // time per page as the kernel's inflate loop produces it (so a
   // preemptible caller can be preempted between pages).

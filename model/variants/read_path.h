@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/kernel/kernel.h"
 #include "model/variants/squashfs.h"
 
 namespace squashlab {
@@ -30,10 +31,13 @@ struct ReadPathOps {
   int (*readpages)(file* filp, address_space* mapping,
                    std::vector<page*>* pages);
   // Optional ->readahead (mainline): rac->pages are in the page cache,
-  // locked; the variant must unlock every one. The MM drops its references.
+  // locked; the variant takes the pages it reads out of rac->pages (with
+  // the MM's reference) and must unlock every one (model/kernel/fs.h).
   void (*readahead)(readahead_control* rac);
   // Optional replacement of a_ops->readpage (mainline's read_folio).
   int (*readpage)(file* filp, page* p);
+  // Whose MM drives the variant: the kernel it was written for.
+  MmEra mm = MmEra::k3_13;
 };
 
 // All variants, in table order; nullptr when `name` is unknown.

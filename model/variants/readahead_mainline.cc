@@ -5,13 +5,16 @@
 // ->readahead, and squashfs decompresses each block straight into the pages
 // it was given (absent pages go to a scratch page through the actor), then
 // unlocks them. read_folio grabs the block's pages as 3.13 did but needs no
-// cache fallback: missing pages are NULL in the actor.
-// Deviation: on a failed block mainline leaves the pages !uptodate and lets
-// read_folio retry; here they get PG_error as well, since the model's
-// quiescence check cannot tell such a page from a lost completion.
+// cache fallback: missing pages are NULL in the actor. A failed block leaves
+// its pages !uptodate (no PG_error, as 6.12): the reader's filemap_read
+// retries through read_folio and returns EIO. It runs under 6.12's MM.
+#include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "model/kernel/filemap.h"
+#include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/kernel/slab.h"
@@ -88,36 +91,61 @@ void finish(page** page, int pages, int res, struct page* keep) {
   for (int i = 0; i < pages; i++) {
     if (page[i] == nullptr) continue;
     flush_dcache_page(page[i]);
-    if (res >= 0)
-      SetPageUptodate(page[i]);
-    else
-      SetPageError(page[i]);
+    if (res >= 0) SetPageUptodate(page[i]);
     unlock_page(page[i]);
     if (page[i] != keep) page_cache_release(page[i]);
   }
 }
 
 void squashfs_readahead(readahead_control* rac) {
-  const std::vector<page*>& pages = rac->pages;
   inode* ino = mapping_host(rac->mapping);
   squashfs_sb_info* msblk = SQUASHFS_SB(ino->i_sb);
   int shift = msblk->block_log - PAGE_CACHE_SHIFT;
+  // Whole blocks: the window grows to the blocks it touches (6.12).
+  const uint64_t mask = (uint64_t{1} << msblk->block_log) - 1;
+  const uint64_t pos = static_cast<uint64_t>(rac->pages.front()->index)
+                       << PAGE_CACHE_SHIFT;
+  const uint64_t first = pos & ~mask;
+  const uint64_t len = rac->pages.size() * PAGE_CACHE_SIZE + pos - first;
+  readahead_expand(rac, first, static_cast<size_t>((len | mask) + 1));
+  // Takes the pages block by block from the front of the batch, with the
+  // MM's reference (finish() drops it), as the kernel's loop over
+  // __readahead_batch does; what it does not take the MM cleans up.
+  std::vector<page*>& pages = rac->pages;
+  const uint64_t isize = i_size_read(ino);
+  const uint64_t file_end = isize >> msblk->block_log;
   size_t i = 0;
   while (i < pages.size()) {
+    // A batch holds the pages of one block, up to the bytes it has.
+    const uint64_t block = pages[i]->index >> shift;
+    const uint64_t expected = block == file_end ? (isize & mask) : mask + 1;
+    const size_t max_pages =
+        static_cast<size_t>((expected + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE);
+    if (max_pages == 0) break;  // the file ends on the previous block
+    if ((static_cast<uint64_t>(pages[i]->index) << PAGE_CACHE_SHIFT) >= isize) {
+      // Past the end of the file: released unread, and the rest left.
+      size_t n = std::min(max_pages, pages.size() - i);
+      for (size_t k = i; k < i + n; k++) {
+        unlock_page(pages[k]);
+        page_cache_release(pages[k]);
+      }
+      i += n;
+      break;
+    }
     int start, n;
     block_span(ino, pages[i]->index, &start, &n);
     auto** batch = static_cast<page**>(
         kcalloc(static_cast<size_t>(n), sizeof(page*), GFP_KERNEL));
-    for (; i < pages.size() && (pages[i]->index >> shift) ==
-                                   (static_cast<unsigned long>(start) >> shift);
+    for (; i < pages.size() &&
+           pages[i]->index < static_cast<unsigned long>(start + n);
          i++) {
-      get_page(pages[i]);  // finish() drops it
       batch[pages[i]->index - static_cast<unsigned long>(start)] = pages[i];
     }
     int res = read_block_into(ino, start >> shift, batch, n);
     finish(batch, n, res, nullptr);
     kfree(batch);
   }
+  pages.erase(pages.begin(), pages.begin() + static_cast<long>(i));
 }
 
 int squashfs_read_folio(file* filp, page* target) {
@@ -160,6 +188,7 @@ const ReadPathOps kReadaheadMainline = {
     nullptr,
     squashfs_readahead,
     squashfs_read_folio,
+    MmEra::k6_12,
 };
 
 }  // namespace squashlab

@@ -4,11 +4,12 @@
 // gets operations that call the C ->read_folio and ->readahead, and the
 // readahead_control of a ->readahead call (the window, __readahead_batch,
 // readahead_expand) with mm/readahead.c's ownership rules: a batched page's
-// reference passes to the file system; after the call the pages it did not
-// take are unlocked and released (read_pages).
+// reference passes to the file system; the pages it did not take go back to
+// the MM, which cleans them up as its read_pages does.
 #include "model/linux/bridge/aops.h"
 
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "model/kernel/filemap.h"
@@ -35,64 +36,78 @@ struct Window {
   return c;
 }
 
-::file* CFile(squashlab::file* f, ::address_space* cm) {
-  if (f == nullptr) return nullptr;
-  auto* c = Kernel::Current().New<::file>();
-  c->f_inode = cm->host;
-  c->f_mapping = cm;
-  c->f_ra.ra_pages = f->f_ra.ra_pages;
-  c->f_ra.start = f->f_ra.start;
-  c->f_ra.size = f->f_ra.size;
-  c->f_ra.async_size = f->f_ra.async_size;
-  c->f_ra.prev_pos = f->f_ra.prev_pos;
-  c->sl_model = f;
+// The file's readahead window passes to the C file before a call and back
+// after it (readahead_expand and read_pages' clean-up move it).
+void RaToC(const squashlab::file_ra_state& m, ::file_ra_state* c) {
+  c->start = m.start;
+  c->size = m.size;
+  c->async_size = m.async_size;
+  c->ra_pages = m.ra_pages;
+  c->prev_pos = m.prev_pos;
+}
+
+void RaFromC(const ::file_ra_state& c, squashlab::file_ra_state* m) {
+  m->start = c.start;
+  m->size = c.size;
+  m->async_size = c.async_size;
+  m->ra_pages = c.ra_pages;
+  m->prev_pos = c.prev_pos;
+}
+
+::file* CFileSynced(squashlab::file* f, ::address_space* cm) {
+  ::file* c = Run().CFile(f, cm);
+  if (c != nullptr) RaToC(f->f_ra, &c->f_ra);
   return c;
 }
 
 int ReadFolio(squashlab::file* f, squashlab::page* p) {
   ::address_space* cm = CMappingOf(p->mapping);
   ::page* cp = Run().Shadow(p);
-  return cm->a_ops->read_folio(CFile(f, cm), reinterpret_cast<::folio*>(cp));
+  ::file* cf = CFileSynced(f, cm);
+  int ret = cm->a_ops->read_folio(cf, reinterpret_cast<::folio*>(cp));
+  if (cf != nullptr) RaFromC(cf->f_ra, &f->f_ra);
+  return ret;
 }
 
-// One contiguous run of a model readahead batch through the C ->readahead.
-void ReadaheadRun(::address_space* cm, ::file* cf,
-                  const std::vector<squashlab::page*>& run) {
+// One contiguous run of a model readahead batch through the C ->readahead;
+// the pages it did not take (readahead_expand's among them) go to `left`,
+// still locked and holding the MM's reference.
+void ReadaheadRun(::address_space* cm, ::file* cf, ::file_ra_state* ra,
+                  const std::vector<squashlab::page*>& run,
+                  std::vector<squashlab::page*>* left) {
   Window w;
   for (squashlab::page* p : run) w.pages[p->index] = p;
-  ::file_ra_state ra{};
   ::readahead_control rac{};
   rac.file = cf;
   rac.mapping = cm;
-  rac.ra = cf ? &cf->f_ra : &ra;
+  rac.ra = ra;
   rac._index = run.front()->index;
   rac._nr_pages = static_cast<unsigned>(run.size());
   rac._batch_count = 0;
   rac.sl_model = &w;
   cm->a_ops->readahead(&rac);
-  // read_pages: the pages the file system did not take are unlocked and
-  // the MM's reference on each is dropped.
-  for (auto& [index, p] : w.pages) {
-    if (w.taken[index]) continue;
-    squashlab::unlock_page(p);
-    squashlab::put_page(p);
-  }
+  for (auto& [index, p] : w.pages)
+    if (!w.taken[index]) left->push_back(p);
 }
 
 void Readahead(squashlab::readahead_control* mrac) {
   if (mrac->pages.empty()) return;
   ::address_space* cm = CMappingOf(mrac->mapping);
-  ::file* cf = CFile(mrac->file, cm);
-  std::vector<squashlab::page*> run;
+  ::file* cf = CFileSynced(mrac->file, cm);
+  ::file_ra_state ra{};
+  if (cf == nullptr && mrac->ra != nullptr) RaToC(*mrac->ra, &ra);
+  ::file_ra_state* cra = cf ? &cf->f_ra : &ra;
+  std::vector<squashlab::page*> left, run;
   for (squashlab::page* p : mrac->pages) {
     if (!run.empty() && p->index != run.back()->index + 1) {
-      ReadaheadRun(cm, cf, run);
+      ReadaheadRun(cm, cf, cra, run, &left);
       run.clear();
     }
     run.push_back(p);
   }
-  if (!run.empty()) ReadaheadRun(cm, cf, run);
-  mrac->pages.clear();  // every reference is accounted for above
+  if (!run.empty()) ReadaheadRun(cm, cf, cra, run, &left);
+  mrac->pages = std::move(left);  // the MM cleans these up (read_pages)
+  if (mrac->ra != nullptr) RaFromC(*cra, mrac->ra);
 }
 
 const squashlab::address_space_operations kBridgeOps = [] {

@@ -36,6 +36,19 @@ void RunState::RegisterMapping(squashlab::address_space* m,
   mappings_[m] = c;
 }
 
+::file* RunState::CFile(squashlab::file* f, ::address_space* cm) {
+  if (f == nullptr) return nullptr;
+  std::lock_guard<std::mutex> l(mu_);
+  ::file*& c = files_[f];
+  if (c == nullptr) {
+    c = kernel_->New<::file>();
+    c->sl_model = f;
+  }
+  c->f_inode = cm->host;
+  c->f_mapping = cm;
+  return c;
+}
+
 void RunState::SetSite(const char* file, int line, const char* func) {
   Task* t = kernel_->current_task();
   std::lock_guard<std::mutex> l(mu_);

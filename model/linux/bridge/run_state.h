@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/kernel/filemap.h"
+#include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/linux/include/squashlab/abi.h"
@@ -37,6 +38,9 @@ class RunState {
   // The C mapping of a model mapping (registered by the inode's creation).
   ::address_space* CMapping(squashlab::address_space* m);
   void RegisterMapping(squashlab::address_space* m, ::address_space* c);
+  // The C file standing for model file `f` on C mapping `cm` (one per
+  // model file, made on first use; nullptr for nullptr).
+  ::file* CFile(squashlab::file* f, ::address_space* cm);
 
   void SetSite(const char* file, int line, const char* func);
   Site CurrentSite();
@@ -61,6 +65,7 @@ class RunState {
   std::unordered_map<squashlab::page*, ::page*> pages_;
   std::unordered_map<const squashlab::page*, Site> page_sites_;
   std::unordered_map<squashlab::address_space*, ::address_space*> mappings_;
+  std::unordered_map<squashlab::file*, ::file*> files_;
   std::unordered_map<int, Site> sites_;  // by task id (-1: no task)
   std::map<std::pair<::super_block*, unsigned long>, ::inode*> inode_hash_;
   std::vector<::inode*> inodes_;
