@@ -68,9 +68,10 @@ TEST(ScheduleRegression, EveryCommittedAsync2013FindingStillReportsItsClass) {
                        << FormatScheduleFinding(run);
     classes.insert(e.kind);
   }
-  // The hang, the use-after-free, the Bad page state and the NULL
-  // dereference at least (model/variants/README.md).
-  EXPECT_GE(classes.size(), 4u) << "manifest lost classes";
+  // The hang, the use-after-free and the NULL dereference at least
+  // (model/variants/README.md; the Bad page state's input oopses first on
+  // SLUB, manifest.txt).
+  EXPECT_GE(classes.size(), 3u) << "manifest lost classes";
 }
 
 TEST(ScheduleRegression, TheSameBytesRunCleanOnAsyncFixed) {

@@ -48,6 +48,8 @@ const char* ReportKindName(ReportKind kind) {
       return "sleep-invalid-context";
     case ReportKind::kLockdep:
       return "lockdep";
+    case ReportKind::kOutOfBounds:
+      return "out-of-bounds";
   }
   return "unknown";
 }

@@ -33,7 +33,8 @@ enum class ReportKind {
   kStepLimit,        // a run exceeded its step budget (livelock)
   kSleepInvalidContext,  // "BUG: sleeping function called from invalid
                          // context" (might_sleep)
-  kLockdep,  // "WARNING: possible circular locking dependency detected"
+  kLockdep,      // "WARNING: possible circular locking dependency detected"
+  kOutOfBounds,  // "BUG: KASAN: slab-out-of-bounds in ..."
 };
 
 const char* ReportKindName(ReportKind kind);

@@ -139,6 +139,10 @@ const Contract kContracts[] = {
     {C::kKasanDoubleFree, "kasan.double_free", kKernel, K::kDoubleFree, "KASAN",
      "mm/kasan/report.c", "kasan_report_invalid_free", "4.0-6.12",
      "\"double-free or invalid-free\""},
+    {C::kKasanOutOfBounds, "kasan.out_of_bounds", kKernel, K::kOutOfBounds,
+     "KASAN", "mm/kasan/report.c", "kasan_report", "4.0-6.12",
+     "a load or store of a kmalloc redzone (past the object's requested "
+     "size) or of slab memory never allocated"},
     {C::kSlabDoubleFree, "slub.double_free", kKernel, K::kDoubleFree,
      "freelist corruption", "mm/slub.c", "set_freepointer", "3.13-6.12",
      "a double kfree links the object twice, silently; the cache hands it "

@@ -60,6 +60,7 @@ enum class Check : uint16_t {
   kUninitPointer,
   kKasanUseAfterFree,
   kKasanDoubleFree,
+  kKasanOutOfBounds,
   kSlabDoubleFree,
   kSlabOutOfBounds,
   kOdebugFreeActiveWork,

@@ -10,10 +10,12 @@
 #include "model/kernel/bio.h"
 #include "model/kernel/blk_plug.h"
 #include "model/kernel/buffer_head.h"
+#include "model/kernel/check_call.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 #include "model/kernel/quiescence.h"
+#include "model/kernel/symbolize.h"
 #include "model/kernel/workqueue.h"
 
 namespace squashlab {
@@ -32,7 +34,7 @@ Kernel::Kernel(KernelConfig config, Executor* executor)
       exec_(executor),
       concurrent_(executor->Concurrent()),
       tree_lock_(executor->Concurrent()),
-      heap_(config.debug),
+      heap_(config.debug, config.ncpus),
       waitq_mu_(executor->Concurrent()) {
   if (!config_.lockdep)  // a run of its own: a graph of its own
     config_.lockdep = std::make_shared<LockdepGraph>();
@@ -274,6 +276,19 @@ void Kernel::BadPointer(uint64_t a, const char* fn) {
             "object");
   }
   std::abort();  // unreachable: CheckPtr calls it on a bad address only
+}
+
+void CheckCall(const void* fn, const char* where) {
+  Kernel& k = Kernel::Current();
+  k.CheckPtr(fn, where);
+  if (IsFunctionStart(reinterpret_cast<uintptr_t>(fn))) return;
+  k.Bug(Check::kPagingRequest,
+        "BUG: unable to handle kernel paging request in " + std::string(where),
+        "BUG: unable to handle kernel paging request at " +
+            Hex16(reinterpret_cast<uintptr_t>(fn)) + "\nIP: [<" +
+            Hex16(reinterpret_cast<uintptr_t>(fn)) + ">] (" + where +
+            " called through a pointer that names no function: its object "
+            "was freed and reused)\nOops: 0010 [#1] SMP");
 }
 
 void Kernel::CheckField(const void* base, size_t offset, const char* fn) {

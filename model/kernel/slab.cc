@@ -3,130 +3,112 @@
 // quarantine and the checks KASAN and debugobjects would make.
 #include "model/kernel/slab.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 
+#include "model/kernel/kasan.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
+#include "model/kernel/slab_arena.h"
 
 namespace squashlab {
 
 namespace {
 
-// Production chunks, reused across runs (the first touch of fresh memory is
-// what costs here; see docs/).
+// Chunks of the slab arena, recycled across runs (the first touch of fresh
+// memory is what costs here; see docs/).
 constexpr size_t kChunk = 256 << 10;
-constexpr size_t kGuard = 64 << 10;
 constexpr size_t kAlign = 16;
-
-std::mutex g_pool_mu;
-std::vector<char*>& Pool() {
-  static auto* pool = new std::vector<char*>;
-  return *pool;
-}
-
-std::string CacheKey(const HeapObject& obj) {
-  return obj.site + "/" + std::to_string(obj.size);
-}
+// A debug kernel's kmalloc redzone after every object (KASAN keeps at
+// least 16 bytes between objects).
+constexpr size_t kRedzone = 16;
 
 }  // namespace
 
 Heap::~Heap() {
-  if (debug_) {
-    for (auto& [addr, obj] : objects_) std::free(reinterpret_cast<void*>(addr));
-    return;
-  }
-  std::lock_guard<std::mutex> l(g_pool_mu);
-  for (Chunk& c : chunks_) {
-    if (c.pooled)
-      Pool().push_back(c.base);
-    else
-      delete[] c.base;
-  }
+  for (Chunk& c : chunks_) SlabArena::ReturnChunk(c.base, c.size);
 }
 
-void* Heap::Carve(size_t size) {
-  size_t need = (size + kAlign - 1) / kAlign * kAlign;
+void* Heap::Carve(size_t size, size_t redzone) {
+  size_t need = (size + redzone + kAlign - 1) / kAlign * kAlign;
   if (chunks_.empty() || chunks_.back().size - chunks_.back().used < need) {
     Chunk c;
-    if (need <= kChunk) {
-      std::lock_guard<std::mutex> l(g_pool_mu);
-      if (!Pool().empty()) {
-        c.base = Pool().back();
-        Pool().pop_back();
-      }
-      c.pooled = true;
-      c.size = kChunk;
-    } else {
-      c.size = need;
-    }
-    if (c.base == nullptr) c.base = new char[c.size];
+    c.size = std::max(need, kChunk);
+    c.base = SlabArena::TakeChunk(c.size);
+    c.size = (c.size + SlabArena::kGranule - 1) / SlabArena::kGranule *
+             SlabArena::kGranule;
     chunks_.push_back(c);
   }
   Chunk& c = chunks_.back();
   char* p = c.base + c.used;
   c.used += need;
+  SlabArena::Unpoison(p, size);
+  if (need > size) {
+    size_t live = (size + 7) / 8 * 8;  // the partial granule is Unpoison's
+    if (need > live) SlabArena::Poison(p + live, need - live, kShadowRedzone);
+  }
   return p;
 }
 
 void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm,
-                  bool* corrupt) {
+                  int cpu, const char* cache, uintptr_t* corrupt_head) {
   size_t real = size == 0 ? 1 : size;
   HeapObject obj;
   obj.size = real;
   obj.id = next_id_++;
   obj.site = std::move(site);
   obj.comm = std::move(comm);
+  obj.cache = CacheOf(real, cache);
   void* p = nullptr;
   if (debug_) {
-    p = std::malloc(real);
+    p = Carve(real, kRedzone);
     std::memset(p, zero ? 0 : POISON_INUSE, real);
   } else {
-    auto& list = free_[CacheKey(obj)];
-    if (!list.empty()) {  // the most recently freed object, as SLUB's freelist
-      p = reinterpret_cast<void*>(list.back());
-      list.pop_back();
-      auto live = objects_.find(reinterpret_cast<uintptr_t>(p));
-      if (live != objects_.end() && !live->second.freed) {
-        if (corrupt != nullptr) *corrupt = true;  // linked twice, in use
-        return p;
-      }
-      if (zero) std::memset(p, 0, real);
-    } else {
-      p = Carve(real);
-      std::memset(p, 0, real);  // a fresh slab page: deterministic contents
+    uintptr_t bad = 0;
+    // Each allocating function gets its own set of size classes: the
+    // kernel layer and the variants' plain C++ follow pointers read from
+    // reused objects, and an object of another type there crashes the
+    // host (kmalloc caches shared by every site is SLUB's true layout;
+    // see model/README.md, Not done yet).
+    if (cache == nullptr) obj.cache = obj.site + "@" + obj.cache;
+    p = SlubAlloc(obj.cache, real, zero, cpu, &bad);
+    if (p == nullptr) {
+      if (corrupt_head != nullptr) *corrupt_head = bad;
+      return nullptr;
     }
   }
   objects_[reinterpret_cast<uintptr_t>(p)] = std::move(obj);
   return p;
 }
 
-Heap::FreeResult Heap::Free(void* p, size_t* size_out) {
+Heap::FreeResult Heap::Free(void* p, size_t* size_out, std::string site,
+                            std::string comm, int cpu) {
   auto it = objects_.find(reinterpret_cast<uintptr_t>(p));
   if (it == objects_.end()) return FreeResult::kInvalid;
   if (it->second.freed) {
-    if (!debug_) free_[CacheKey(it->second)].push_back(it->first);
+    if (!debug_) SlubFree(it->first, it->second.cache, cpu);
     return FreeResult::kDoubleFree;
   }
   it->second.freed = true;
+  it->second.free_site = std::move(site);
+  it->second.free_comm = std::move(comm);
   *size_out = it->second.size;
-  if (debug_)
+  if (debug_) {
     std::memset(p, POISON_FREE, it->second.size);
-  else
-    free_[CacheKey(it->second)].push_back(it->first);
+    SlabArena::Poison(p, it->second.size, kShadowFreed);  // quarantined
+  } else {
+    SlubFree(it->first, it->second.cache, cpu);
+  }
   return FreeResult::kOk;
 }
 
 bool Heap::Unmapped(const void* p) const {
   auto a = reinterpret_cast<uintptr_t>(p);
-  for (const Chunk& c : chunks_) {
-    auto base = reinterpret_cast<uintptr_t>(c.base);
-    if (a >= base + c.used && a < base + c.size + kGuard) return true;
-  }
-  return false;
+  return SlabArena::Contains(a) && SlabArena::ShadowOf(a) == kShadowNever;
 }
 
 const HeapObject* Heap::Find(const void* p, uintptr_t* base) const {
@@ -137,6 +119,31 @@ const HeapObject* Heap::Find(const void* p, uintptr_t* base) const {
   if (a >= it->first + it->second.size) return nullptr;
   *base = it->first;
   return &it->second;
+}
+
+const HeapObject* Heap::Nearest(uintptr_t a, uintptr_t* base) const {
+  auto it = objects_.upper_bound(a);
+  if (it == objects_.begin()) return nullptr;
+  --it;
+  *base = it->first;
+  return &it->second;
+}
+
+size_t KmallocSizeClass(size_t size) {
+  // x86-64 SLUB: powers of two from 8 to 8192 plus kmalloc-96 and
+  // kmalloc-192; larger requests go to the page allocator (0).
+  if (size <= 8) return 8;
+  if (size > 64 && size <= 96) return 96;
+  if (size > 128 && size <= 192) return 192;
+  if (size > 8192) return 0;
+  size_t c = 16;
+  while (c < size) c <<= 1;
+  return c;
+}
+
+std::string KmallocCacheName(size_t size) {
+  size_t c = KmallocSizeClass(size);
+  return c == 0 ? "(page allocator)" : "kmalloc-" + std::to_string(c);
 }
 
 std::vector<std::pair<uintptr_t, HeapObject>> Heap::Live() const {
@@ -164,31 +171,34 @@ std::string ShortName(const char* pretty) {
   return s;
 }
 
-void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller) {
+void* AllocIn(size_t size, bool zero, gfp_t flags, const char* caller,
+              const char* cache = nullptr) {
   Kernel& k = Kernel::Current();
   if (flags & __GFP_WAIT) k.MightSleep("kmalloc");
   k.Point("kmalloc", size);
   Task* t = k.current_task();
-  bool corrupt = false;
+  uintptr_t corrupt = 0;
   void* p = nullptr;
   {
     std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     p = KernelInternal::Heap_(k).Alloc(size, zero, ShortName(caller),
-                                       t ? t->Comm() : "setup", &corrupt);
+                                       t ? t->Comm() : "setup", t ? t->cpu : 0,
+                                       cache, &corrupt);
   }
-  if (corrupt) {
-    // A production SLUB after a double kfree: the object came back once
-    // already and its owner wrote over the free pointer; this allocation
-    // follows it (the 2013 oops: "stack segment" in
-    // __kmalloc_track_caller).
+  if (p == nullptr) {
+    // A production SLUB reads the free pointer of its freelist's head,
+    // and the head is no object: a freed object's first 8 bytes were
+    // written while it was still linked — after a double kfree, by one of
+    // the object's two owners. The 2013 oops: "stack segment" in
+    // __kmalloc_track_caller, RAX (s->offset) 0, RBP (the head) text.
     k.Bug(Check::kSlabDoubleFree,
           "slab freelist corrupted: double kfree (oops in "
           "__kmalloc_track_caller)",
           "stack segment: 0000 [#1] SMP\nRIP: [<ffffffff81106026>] "
-          "__kmalloc_track_caller+0x56/0x130\nthe object at " +
-              Hex16(reinterpret_cast<uintptr_t>(p)) +
-              " was freed twice: the cache handed it out once and now follows "
-              "the free pointer its owner overwrote");
+          "__kmalloc_track_caller+0x56/0x130\nRAX: 0000000000000000 RBP: " +
+              Hex16(corrupt) + "\nthe freelist of " + KmallocCacheName(size) +
+              " points at no object: a freed object's free pointer (offset "
+              "0) was overwritten while the object was still linked");
   }
   return p;
 }
@@ -228,8 +238,12 @@ void* kzalloc(size_t size, gfp_t flags, const char* caller) {
 void* kcalloc(size_t n, size_t size, gfp_t flags, const char* caller) {
   return AllocIn(n * size, true, flags, caller);
 }
+void* kmem_cache_alloc_named(const char* cache, size_t size, gfp_t flags,
+                             const char* caller) {
+  return AllocIn(size, false, flags, caller, cache);
+}
 
-void kfree(const void* p) {
+void kfree(const void* p, const char* caller) {
   Kernel& k = Kernel::Current();
   // The point names the object's size (its cache; 0: not a slab object),
   // for the partial-order reduction. A live object's size never changes.
@@ -250,8 +264,10 @@ void kfree(const void* p) {
       base == reinterpret_cast<uintptr_t>(p))
     CheckFreedWork(k, base, obj->size);  // a report unwinds and unlocks
   size_t size = 0;
-  Heap::FreeResult r =
-      KernelInternal::Heap_(k).Free(const_cast<void*>(p), &size);
+  Task* t = k.current_task();
+  Heap::FreeResult r = KernelInternal::Heap_(k).Free(
+      const_cast<void*>(p), &size, ShortName(caller), t ? t->Comm() : "setup",
+      t ? t->cpu : 0);
   l.unlock();
   if (r == Heap::FreeResult::kOk) return;
   // SLUB without debugging links the object into its freelist twice and
@@ -265,42 +281,80 @@ void kfree(const void* p) {
             " of object at " + Hex(reinterpret_cast<uintptr_t>(p)));
 }
 
-// KASAN on a debug kernel; on a production one only what the MMU would
-// catch: a load from slab memory that was never mapped to an object.
-static void KasanCheck(const void* p, size_t size, const char* what,
-                       const char* fn) {
-  Kernel& k = Kernel::Current();
-  k.CheckPtr(p, fn);
+void kasan_check_read(const void* p, size_t size, const char* caller) {
+  KasanCheckAccess(reinterpret_cast<uintptr_t>(p), size, false,
+                   ShortName(caller).c_str());
+}
+void kasan_check_write(const void* p, size_t size, const char* caller) {
+  KasanCheckAccess(reinterpret_cast<uintptr_t>(p), size, true,
+                   ShortName(caller).c_str());
+}
+
+namespace {
+
+std::string Hex0x(uintptr_t v) { return "0x" + Hex16(v); }
+
+// The object a bad address belongs to, or the one it lies past.
+std::string DescribeAddress(Kernel& k, uintptr_t a) {
+  uintptr_t base = 0;
+  const HeapObject* obj = KernelInternal::Heap_(k).Nearest(a, &base);
+  if (obj == nullptr)
+    return "The buggy address lies in slab memory no object was ever allocated "
+           "from\n";
+  std::string cache = obj->cache;
+  std::string s =
+      "The buggy address belongs to the object at " + Hex0x(base) +
+      "\n which belongs to the cache " + cache + " of size " +
+      std::to_string(obj->size) + "\nThe buggy address is located " +
+      std::to_string(a - base) +
+      (a < base + obj->size ? " bytes inside of " : " bytes to the right of ") +
+      std::to_string(obj->size) + "-byte region [" + Hex0x(base) + ", " +
+      Hex0x(base + obj->size) + ")\n";
+  s += "Allocated by task " + obj->comm + ":\n kmalloc\n " + obj->site + "\n";
+  if (obj->freed)
+    s += "Freed by task " + obj->free_comm + ":\n kfree\n " + obj->free_site +
+         "\n";
+  return s;
+}
+
+}  // namespace
+
+void KasanReportAccess(uintptr_t a, size_t size, bool write, const char* fn) {
+  Kernel* kp = Kernel::CurrentOrNull();
+  if (kp == nullptr || kp->fatal()) return;  // outside a run
+  Kernel& k = *kp;
+  if (!SlabArena::Contains(a)) {
+    k.CheckPtr(reinterpret_cast<const void*>(a), fn);
+    return;
+  }
   std::unique_lock<RunMutex> l(KernelInternal::TreeLock(k));
+  uintptr_t bad = a;
+  while (bad < a + size && SlabArena::ByteOk(bad)) bad++;
+  if (bad == a + size) return;  // another task's object changed meanwhile
+  int8_t shadow = SlabArena::ShadowOf(bad);
+  const char* what = write ? "Write" : "Read";
   if (!k.config().debug) {
-    if (!KernelInternal::Heap_(k).Unmapped(p)) return;
+    // No KASAN: only the MMU, on slab memory never mapped to an object.
+    if (shadow != kShadowNever) return;
     l.unlock();
     k.Bug(Check::kSlabOutOfBounds,
           "BUG: unable to handle kernel paging request in " + std::string(fn),
-          "BUG: unable to handle kernel paging request at " +
-              Hex(reinterpret_cast<uintptr_t>(p)) +
+          "BUG: unable to handle kernel paging request at " + Hex(bad) +
               "\nIP: [<ffffffff81000000>] " + fn + "\nOops: 0000 [#1] SMP\n(" +
               what + " past the last slab object)");
   }
-  uintptr_t base = 0;
-  const HeapObject* obj = KernelInternal::Heap_(k).Find(p, &base);
-  if (obj == nullptr || !obj->freed) return;
+  std::string task = k.current_task() ? k.current_task()->Comm() : "setup";
   std::string body = std::string(what) + " of size " + std::to_string(size) +
-                     " at addr " + Hex(reinterpret_cast<uintptr_t>(p)) +
-                     "\nThe buggy address belongs to the object at " +
-                     Hex(base) + " which belongs to the cache kmalloc-" +
-                     std::to_string(obj->size) + "\nAllocated by " + obj->comm +
-                     " in " + obj->site;
+                     " at addr " + Hex(a) + " by task " + task + "\n" +
+                     DescribeAddress(k, bad);
   l.unlock();
-  k.Bug(Check::kKasanUseAfterFree,
-        "BUG: KASAN: use-after-free in " + std::string(fn), body);
-}
-
-void kasan_check_read(const void* p, size_t size, const char* caller) {
-  KasanCheck(p, size, "Read", ShortName(caller).c_str());
-}
-void kasan_check_write(const void* p, size_t size, const char* caller) {
-  KasanCheck(p, size, "Write", ShortName(caller).c_str());
+  if (shadow == kShadowFreed)
+    k.Bug(Check::kKasanUseAfterFree,
+          "BUG: KASAN: use-after-free in " + std::string(fn),
+          "BUG: KASAN: use-after-free in " + std::string(fn) + "\n" + body);
+  k.Bug(Check::kKasanOutOfBounds,
+        "BUG: KASAN: slab-out-of-bounds in " + std::string(fn),
+        "BUG: KASAN: slab-out-of-bounds in " + std::string(fn) + "\n" + body);
 }
 
 // At quiescence no kmalloc object is left (kmemleak's listing).

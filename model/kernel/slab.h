@@ -37,40 +37,63 @@ struct HeapObject {
   size_t size = 0;
   bool freed = false;
   uint64_t id = 0;
-  std::string site;  // the allocating function
-  std::string comm;  // the allocating task
+  std::string site;       // the allocating function
+  std::string comm;       // the allocating task
+  std::string free_site;  // the freeing function (once freed)
+  std::string free_comm;  // the freeing task
+  std::string cache;      // kmalloc-N, a kmem_cache's name, pages-N
 };
 
 // Not thread-safe: the Kernel's tree_lock guards it.
 //
-// Production mode. A cache is an allocation site and size (a dedicated
-// kmem_cache per object type): a stale pointer always lands on an object of
-// its own type, so the variants' plain C++ can run on recycled bytes without
-// undefined behaviour in the host. (Real kmalloc caches mix types of one
-// size; the seed's failures need no such mixing.) Objects are carved from
-// arena chunks reused across runs; a load from a chunk's never-allocated
-// tail, or from the guard range after it, is an unhandled paging request
-// (Unmapped): a read walking off an array with a stale count stops there.
+// Production mode is SLUB as x86-64 3.13 runs it (heap_slub.cc): size-class
+// caches shared by every object of a size (kmalloc-8 ... kmalloc-8192 with
+// 96 and 192), per-CPU LIFO freelists linked through the free pointer at
+// offset 0 of each freed object, no poisoning: another user's allocation of
+// the same size lands in a freed object, and a freed object's first 8
+// bytes are a free pointer (a kernel-half address, 0xffff88...). The
+// variants' objects are plain bytes (no constructors), so mixed reuse is
+// defined behaviour in the host; pointers the code under test reads from
+// reused bytes are checked where they are used (Kernel::CheckPtr, the
+// compiler-inserted checks). A load from arena memory no slab was carved
+// from is an unhandled paging request (Unmapped).
+//
+// Both kernels carve objects from chunks of the process's slab arena
+// (slab_arena.h) and keep its shadow: on a debug kernel a live object's
+// bytes are accessible, the bytes after it up to the next 16-byte boundary
+// and a 16-byte redzone are not, a freed object is kShadowFreed for the
+// rest of the run; on a production kernel every carved byte stays
+// accessible (nothing checks a freed object), only never-carved memory is
+// not. The compiler-inserted checks of the code under test (kasan.cc)
+// read that shadow.
 class Heap {
  public:
-  explicit Heap(bool debug = true) : debug_(debug) {}
+  explicit Heap(bool debug = true, int ncpus = 1)
+      : debug_(debug), ncpus_(ncpus < 1 ? 1 : ncpus) {}
   ~Heap();
   Heap(const Heap&) = delete;
   Heap& operator=(const Heap&) = delete;
 
-  // Production: `corrupt` (if set) is told when the cache's freelist
-  // handed out an object that is live (it was freed twice: SLUB links it
-  // twice, and the allocation after the first reuse follows a free
-  // pointer its owner has overwritten).
+  // `cache`: a kmem_cache's name, or nullptr for kmalloc's size classes.
+  // Production: from the freelist of `cpu`; when that freelist's head is
+  // no object of the cache (a freed object's free pointer was overwritten:
+  // a double kfree whose object was handed out and written, or a write
+  // after kfree), returns nullptr and sets *corrupt_head to it: the oops
+  // SLUB takes reading a free pointer there.
   void* Alloc(size_t size, bool zero, std::string site, std::string comm,
-              bool* corrupt = nullptr);
+              int cpu = 0, const char* cache = nullptr,
+              uintptr_t* corrupt_head = nullptr);
   enum class FreeResult { kOk, kDoubleFree, kInvalid };
   // Debug: poisons and quarantines the object starting at p. Production:
-  // returns it to its cache's free list; a second free links it again
-  // (and returns kDoubleFree: nothing is printed at the cause).
-  FreeResult Free(void* p, size_t* size_out);
+  // pushes it on `cpu`'s freelist of its cache (its first 8 bytes become
+  // the free pointer); a second free links it again (and returns
+  // kDoubleFree: nothing is printed at the cause).
+  FreeResult Free(void* p, size_t* size_out, std::string site = "",
+                  std::string comm = "", int cpu = 0);
   // The object containing address p (live or freed), or nullptr.
   const HeapObject* Find(const void* p, uintptr_t* base) const;
+  // The object at or below address a (a may lie past its end), or nullptr.
+  const HeapObject* Nearest(uintptr_t a, uintptr_t* base) const;
   // Objects never freed, in allocation order.
   std::vector<std::pair<uintptr_t, HeapObject>> Live() const;
   // Production: p lies in slab memory no object was ever carved from.
@@ -82,17 +105,39 @@ class Heap {
     char* base = nullptr;
     size_t size = 0;
     size_t used = 0;
-    bool pooled = false;
   };
-  void* Carve(size_t size);
+  // `size` bytes from the current chunk, followed by `redzone` bytes
+  // (and the padding to 16) nobody may touch.
+  void* Carve(size_t size, size_t redzone);
+
+  // Production (heap_slub.cc).
+  struct SlubCache {
+    size_t size = 0;                  // the object stride
+    size_t fp_offset = 0;             // where a free object's pointer is
+    bool pages = false;               // the page allocator (> 8192 bytes)
+    std::vector<uintptr_t> freelist;  // per CPU: the head, 0 when empty
+    std::map<uintptr_t, uintptr_t> page_next;  // pages: the list aside
+    uintptr_t next = 0, end = 0;  // the current slab's never-used objects
+  };
+  static std::string CacheOf(size_t size, const char* cache);
+  SlubCache& Cache(const std::string& name, size_t size);
+  void NewSlab(SlubCache& c);
+  void* SlubAlloc(const std::string& name, size_t size, bool zero, int cpu,
+                  uintptr_t* corrupt_head);
+  void SlubFree(uintptr_t p, const std::string& name, int cpu);
 
   bool debug_;
+  int ncpus_;
   std::map<uintptr_t, HeapObject> objects_;
   uint64_t next_id_ = 0;
-  std::vector<Chunk> chunks_;  // production
-  std::map<std::string, std::vector<uintptr_t>>
-      free_;  // production: LIFO per cache
+  std::vector<Chunk> chunks_;
+  std::map<std::string, SlubCache> slub_;
 };
+
+// The kmalloc cache a request of `size` bytes comes from on x86-64 SLUB
+// (8..8192 with 96 and 192; 0: larger, the page allocator) and its name.
+size_t KmallocSizeClass(size_t size);
+std::string KmallocCacheName(size_t size);
 
 void* kmalloc(size_t size, gfp_t flags,
               const char* caller = __builtin_FUNCTION());
@@ -100,12 +145,21 @@ void* kzalloc(size_t size, gfp_t flags,
               const char* caller = __builtin_FUNCTION());
 void* kcalloc(size_t n, size_t size, gfp_t flags,
               const char* caller = __builtin_FUNCTION());
+// kmem_cache_alloc from the cache named `cache` of `size`-byte objects
+// (SLUB keeps a cache with a constructor apart from the kmalloc caches).
+void* kmem_cache_alloc_named(const char* cache, size_t size, gfp_t flags,
+                             const char* caller);
 // Reports a double free, an invalid free, and freeing an object that holds a
 // queued (or, from another task, running) work_struct.
-void kfree(const void* p);
+void kfree(const void* p, const char* caller = __builtin_FUNCTION());
 
-// KASAN's explicit checks, for variant code reading fields of kmalloc'd
-// objects: reports use-after-free when [p, p+size) lies in a freed object.
+// KASAN's explicit checks (kasan_check_read/write in the kernel), for the
+// kernel layer's own accesses to objects the code under test passed in:
+// report use-after-free when [p, p+size) touches a freed object, and
+// slab-out-of-bounds when it touches a redzone or never-allocated slab
+// memory. The code under test itself needs no calls: it is compiled with
+// -fsanitize=kernel-address and every load and store is checked
+// (kasan.cc).
 void kasan_check_read(const void* p, size_t size,
                       const char* caller = __builtin_FUNCTION());
 void kasan_check_write(const void* p, size_t size,

@@ -8,6 +8,7 @@
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
+#include "model/kernel/symbolize.h"
 
 namespace squashlab {
 namespace {
@@ -45,6 +46,19 @@ void WorkerBody(work_struct* work) {
     st.running = 1;
     st.runner_id = k.current_task()->id;
     fn = work->func;
+  }
+  // A work item whose memory another object took over (a production
+  // slab reuses a freed object for any allocation of its size class)
+  // holds no function there: the kernel jumps to it and faults.
+  if (fn == nullptr)
+    k.CheckPtr(nullptr, "process_one_work");  // NULL: that oops
+  if (!IsFunctionStart(reinterpret_cast<uintptr_t>(fn))) {
+    k.Bug(Check::kPagingRequest,
+          "BUG: unable to handle kernel paging request in process_one_work",
+          "BUG: unable to handle kernel paging request at " +
+              Hex16(reinterpret_cast<uintptr_t>(fn)) +
+              "\nIP: process_one_work: work->func is no function (the work "
+              "item's memory was freed and reused)\nOops: 0010 [#1] SMP");
   }
   work->data.fetch_and(~(1UL << WORK_STRUCT_PENDING_BIT));
   wait_queue_head_t& done = WorkWait(k, work);  // before fn may free work

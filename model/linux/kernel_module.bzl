@@ -2,6 +2,8 @@
 """A real fs/squashfs (from a linux_source repository) compiled, unmodified,
 as C against the header layer into a shared object the explorer loads."""
 
+load("//tools/build:copts.bzl", "KASAN_COPTS")
+
 # The read path and everything it links against; xattr support is off
 # (CONFIG_SQUASHFS_XATTR=n), the file cache is FILE_DIRECT (Debian's).
 SQUASHFS_FILES = [
@@ -74,7 +76,10 @@ def kernel_module(name, repo, strategies, config = []):
         name = "lib%s.so" % name,
         linkshared = True,
         srcs = ["%s//:fs/squashfs/%s" % (repo, f) for f in files + SQUASHFS_HEADERS],
-        copts = KERNEL_COPTS + ["-D" + c for c in COMMON_CONFIG + config],
+        # A KASAN kernel's compilation: every load and store is checked
+        # against the slab arena's shadow (copts.bzl, model/kernel/kasan.cc).
+        copts = KERNEL_COPTS + ["-D" + c for c in COMMON_CONFIG + config] +
+                KASAN_COPTS,
         deps = [
             ":kernel_headers",
             "//third_party/system:lz4",

@@ -142,9 +142,14 @@ std::string Diagnose(const std::string& out) {
 
 const std::vector<std::string>& KernelCFlags() {
   static const std::vector<std::string> kFlags = {
-      "-std=gnu11",           "-fexceptions", "-fno-strict-aliasing",
-      "-fno-common",          "-Wall",        "-Wno-pointer-sign",
-      "-Wno-unused-function", "-Wno-format",  "-DKBUILD_MODNAME=\"squashfs\""};
+      "-std=gnu11", "-fexceptions", "-fno-strict-aliasing", "-fno-common",
+      "-Wall", "-Wno-pointer-sign", "-Wno-unused-function", "-Wno-format",
+      "-DKBUILD_MODNAME=\"squashfs\"",
+      // A KASAN kernel's compilation (tools/build/copts.bzl): every load
+      // and store calls the executable's checks (model/kernel/kasan.cc).
+      "-fsanitize=kernel-address",
+      "--param=asan-instrumentation-with-call-threshold=0",
+      "--param=asan-stack=0", "--param=asan-globals=0", "-DSQUASHLAB_KASAN=1"};
   return kFlags;
 }
 

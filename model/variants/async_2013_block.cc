@@ -2,8 +2,9 @@
 // This file implements the block.c half of the 2013 asynchronous readpage
 // patch (the 2013 thread), ported line by line, bugs included:
 // squashfs_read_data_async, squashfs_ll_r_block, squashfs_buffer_end_io,
-// the work item and squashfs_buffer_read_async. Loads from the patch's
-// kmalloc'd structures go through kasan_load, as a KASAN kernel would.
+// the work item and squashfs_buffer_read_async. Like every variant it is
+// compiled as a KASAN kernel is: each load and store of the patch's
+// kmalloc'd structures is checked without a word in the code.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -16,7 +17,6 @@
 #include "model/kernel/workqueue.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/file_direct.h"
-#include "model/variants/kasan.h"
 #include "model/variants/page_actor.h"
 
 namespace squashlab {
@@ -39,7 +39,7 @@ int squashfs_copy_page(squashfs_sb_info* msblk, buffer_head** bh, int b,
   int in, pg_offset = 0, avail = 0, bytes, k = 0;
   char* data = static_cast<char*>(squashfs_first_page(output));
   for (bytes = length; k < b; k++) {
-    Kernel::Current().CheckPtr(kasan_load(bh[k]), "squashfs_copy_page");
+    Kernel::Current().CheckPtr(bh[k], "squashfs_copy_page");
     in = std::min(bytes, msblk->devblksize - offset);
     bytes -= in;
     while (in) {
@@ -64,29 +64,26 @@ int squashfs_copy_page(squashfs_sb_info* msblk, buffer_head** bh, int b,
 // Executed in the workqueue (or directly by squashfs_ll_r_block): pages
 // come decompressed/copied and unlocked asynchronously.
 void squashfs_buffer_read_async(squashfs_end_io_assoc* io_assoc) {
-  squashfs_sb_info* msblk = kasan_load(io_assoc->msblk);
-  squashfs_page_actor* actor = kasan_load(io_assoc->p_actor);
-  page** page = kasan_load(actor->page);
-  int pages = kasan_load(actor->pages);
-  struct page* target_page = kasan_load(actor->target_page);
+  squashfs_sb_info* msblk = io_assoc->msblk;
+  squashfs_page_actor* actor = io_assoc->p_actor;
+  page** page = actor->page;
+  int pages = actor->pages;
+  struct page* target_page = actor->target_page;
   int i, length, bytes = 0;
 
-  if (kasan_load(io_assoc->compressed)) {
-    length = squashfs_decompress(
-        msblk, kasan_load(io_assoc->__bh), kasan_load(io_assoc->b_count),
-        kasan_load(io_assoc->offset), kasan_load(io_assoc->length), actor);
+  if (io_assoc->compressed) {
+    length = squashfs_decompress(msblk, io_assoc->__bh, io_assoc->b_count,
+                                 io_assoc->offset, io_assoc->length, actor);
     if (length < 0) goto read_failure;
   } else {
-    length = squashfs_copy_page(
-        msblk, kasan_load(io_assoc->__bh), kasan_load(io_assoc->b_count),
-        kasan_load(io_assoc->offset), kasan_load(io_assoc->length), actor);
+    length = squashfs_copy_page(msblk, io_assoc->__bh, io_assoc->b_count,
+                                io_assoc->offset, io_assoc->length, actor);
   }
 
   // Last page may have trailing bytes not filled.
   bytes = length % static_cast<int>(PAGE_CACHE_SIZE);
   if (bytes) {
-    char* pageaddr =
-        static_cast<char*>(kmap_atomic(kasan_load(page[pages - 1])));
+    char* pageaddr = static_cast<char*>(kmap_atomic(page[pages - 1]));
     std::memset(pageaddr + bytes, 0,
                 PAGE_CACHE_SIZE - static_cast<size_t>(bytes));
     kunmap_atomic(pageaddr);
@@ -94,8 +91,8 @@ void squashfs_buffer_read_async(squashfs_end_io_assoc* io_assoc) {
 
   // Mark pages as uptodate, unlock and release.
   for (i = 0; i < pages; i++) {
-    flush_dcache_page(kasan_load(page[i]));
-    SetPageUptodate(kasan_load(page[i]));
+    flush_dcache_page(page[i]);
+    SetPageUptodate(page[i]);
     unlock_page(page[i]);
     if (page[i] != target_page) page_cache_release(page[i]);
   }
@@ -109,7 +106,7 @@ read_failure:
   // Decompression failed, mark pages as errored. Target_page is dealt with
   // by the caller.
   for (i = 0; i < pages; i++) {
-    if (kasan_load(page[i]) == nullptr || page[i] == target_page) continue;
+    if (page[i] == nullptr || page[i] == target_page) continue;
     flush_dcache_page(page[i]);
     SetPageError(page[i]);
     unlock_page(page[i]);
@@ -144,8 +141,8 @@ void squashfs_buffer_end_io(buffer_head* bh, int uptodate) {
   BUG_ON(!io_assoc);
 
   // Check if all buffers are uptodate.
-  for (int i = 0; i < kasan_load(io_assoc->b_count); i++)
-    if (!buffer_uptodate(kasan_load(kasan_load(io_assoc->__bh)[i]))) return;
+  for (int i = 0; i < io_assoc->b_count; i++)
+    if (!buffer_uptodate(io_assoc->__bh[i])) return;
 
   schedule_work(&io_assoc->read_work);
 }
@@ -158,7 +155,7 @@ void squashfs_ll_r_block(int nr, buffer_head* bhs[]) {
   squashfs_end_io_assoc* io_assoc = nullptr;
 
   for (i = 0; i < nr; i++) {
-    buffer_head* bh = kasan_load(bhs[i]);
+    buffer_head* bh = bhs[i];
     // A NULL or stale bh oopses here in the kernel, KASAN or not.
     Kernel::Current().CheckPtr(bh, "squashfs_ll_r_block");
     io_assoc = static_cast<squashfs_end_io_assoc*>(bh->b_private);

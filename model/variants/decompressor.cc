@@ -10,7 +10,6 @@
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/variants/codec_memo.h"
-#include "model/variants/kasan.h"
 #include "model/variants/page_actor.h"
 
 namespace squashlab {
@@ -55,7 +54,7 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream,
   // the seed's "NULL pointer dereference at 0000000000000028").
   constexpr size_t kBDataOffset = 0x28;
   for (int i = 0; i < b; i++) {
-    k.CheckField(kasan_load(bh[i]), kBDataOffset, fn);
+    k.CheckField(bh[i], kBDataOffset, fn);
     int avail = std::min(length, msblk->devblksize - offset);
     if (avail > 0) {
       const uint8_t* src =
@@ -67,8 +66,8 @@ int squashfs_codec_uncompress(squashfs_sb_info* msblk, CodecStream* stream,
     put_bh(bh[i]);
   }
   if (stream->codec == nullptr) return -EIO;
-  size_t cap = std::min<size_t>(
-      stream->out.size(), static_cast<size_t>(kasan_load(output->length)));
+  size_t cap =
+      std::min<size_t>(stream->out.size(), static_cast<size_t>(output->length));
   ByteSpan in(stream->in.data(), stream->in.size());
   std::span<uint8_t> room(stream->out.data(), cap);
   long memo = CodecMemo::Find(msblk->compression, in, room);

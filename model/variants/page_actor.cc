@@ -6,7 +6,6 @@
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/kernel/slab.h"
-#include "model/variants/kasan.h"
 
 namespace squashlab {
 namespace {
@@ -24,7 +23,7 @@ void cache_finish_page(squashfs_page_actor*) {}
 
 // Loads are KASAN-checked: an actor may be freed under a racing user.
 void* MapNext(squashfs_page_actor* a) {
-  page* p = kasan_load(kasan_load(a->page)[kasan_load(a->next_page)++]);
+  page* p = a->page[a->next_page++];
   if (p == nullptr) {
     a->pageaddr = nullptr;
     return g_scratch;
@@ -37,7 +36,7 @@ void* direct_first_page(squashfs_page_actor* a) {
   return MapNext(a);
 }
 void* direct_next_page(squashfs_page_actor* a) {
-  if (kasan_load(a->pageaddr)) kunmap_atomic(a->pageaddr);
+  if (a->pageaddr) kunmap_atomic(a->pageaddr);
   a->pageaddr = nullptr;
   return a->next_page == a->pages ? nullptr : MapNext(a);
 }

@@ -7,7 +7,7 @@
 #ifndef SQUASHLAB_MODEL_VARIANTS_PAGE_ACTOR_H_
 #define SQUASHLAB_MODEL_VARIANTS_PAGE_ACTOR_H_
 
-#include "model/variants/kasan.h"
+#include "model/kernel/check_call.h"
 
 namespace squashlab {
 
@@ -38,16 +38,25 @@ squashfs_page_actor* squashfs_page_actor_init_special(struct page** page,
                                                       struct page* target_page,
                                                       int length);
 
-// The calls load the actor's function pointers KASAN-checked: an actor
-// freed under its user must be a report, not a jump through poison.
+// The calls load the actor's function pointers; the variants are built as
+// a KASAN kernel is (tools/build/copts.bzl), so an actor freed under its
+// user is a report, not a jump through poison.
+// On a production kernel a freed actor's bytes may belong to another
+// object by then: the call goes through Kernel::CheckCall.
 inline void* squashfs_first_page(squashfs_page_actor* a) {
-  return kasan_load(a->squashfs_first_page)(a);
+  CheckCall(reinterpret_cast<const void*>(a->squashfs_first_page),
+            "squashfs_first_page");
+  return a->squashfs_first_page(a);
 }
 inline void* squashfs_next_page(squashfs_page_actor* a) {
-  return kasan_load(a->squashfs_next_page)(a);
+  CheckCall(reinterpret_cast<const void*>(a->squashfs_next_page),
+            "squashfs_next_page");
+  return a->squashfs_next_page(a);
 }
 inline void squashfs_finish_page(squashfs_page_actor* a) {
-  kasan_load(a->squashfs_finish_page)(a);
+  CheckCall(reinterpret_cast<const void*>(a->squashfs_finish_page),
+            "squashfs_finish_page");
+  a->squashfs_finish_page(a);
 }
 
 }  // namespace squashlab

@@ -42,7 +42,12 @@ struct ReadPathOps {
 
 // All variants, in table order; nullptr when `name` is unknown.
 const std::vector<const ReadPathOps*>& AllReadPaths();
+// Finds a variant of the table or one registered by a test.
 const ReadPathOps* FindReadPath(const std::string& name);
+// A read path only a test knows (e.g. a variant's copy with a planted bug):
+// found by FindReadPath, never listed by AllReadPaths. REQUIRES: called
+// before any run (not thread-safe).
+void RegisterTestReadPath(const ReadPathOps* ops);
 
 // The address_space_operations a squashfs inode of variant `ops` gets when
 // it is created (squashfs_iget): ->readpage is file.c's squashfs_readpage

@@ -186,27 +186,62 @@ struct Obj {
   void* ptr;
 };
 
+// SLUB (x86-64 3.13, no debugging): the free pointer at offset 0 of a
+// free object, the rest of its bytes kept; the cache is the size class.
 TEST(ProductionKernel, KfreeKeepsTheBytesAndKmallocReusesThem) {
   RunResult r = RunAll(
       [] {
         auto* a = static_cast<Obj*>(kmalloc(sizeof(Obj), GFP_KERNEL));
-        EXPECT_EQ(a->b_count, 0);  // a fresh slab object: zero, not poison
+        uint64_t fp;
+        std::memcpy(&fp, a, sizeof fp);
+        // A fresh slab's object holds the next object's address, a
+        // kernel-half pointer, until its owner writes it.
+        EXPECT_EQ(fp >> 40, 0xffff88u);
+        EXPECT_EQ(a->ptr, nullptr);  // the rest of a fresh slab is zero
         a->b_count = 7;
+        a->ptr = a;
         kfree(a);
-        kasan_check_read(&a->b_count,
-                         sizeof a->b_count);  // a stale read: no report
-        EXPECT_EQ(a->b_count, 7);
+        kasan_check_read(&a->ptr, sizeof a->ptr);  // a stale read: no report
+        EXPECT_EQ(a->ptr, a);                      // kept
+        EXPECT_NE(a->b_count, 7);  // the free pointer took offset 0
         auto* b = static_cast<Obj*>(kmalloc(sizeof(Obj), GFP_KERNEL));
-        EXPECT_EQ(b, a);           // LIFO reuse from the same cache
-        EXPECT_EQ(b->b_count, 7);  // stale field, as on a production SLUB
+        EXPECT_EQ(b, a);       // LIFO reuse from the cache
+        EXPECT_EQ(b->ptr, a);  // stale field, as on a production SLUB
         kfree(b);
+        // Any allocation of the size class (from this site) gets it.
+        auto* other = static_cast<char*>(kmalloc(12, GFP_KERNEL));
+        EXPECT_EQ(static_cast<void*>(other), static_cast<void*>(a));
+        kfree(other);
         auto* z = static_cast<Obj*>(kzalloc(sizeof(Obj), GFP_KERNEL));
         EXPECT_EQ(z, a);
         EXPECT_EQ(z->b_count, 0);
-        void* other = kmalloc(sizeof(Obj) + 8, GFP_KERNEL);  // another cache
-        EXPECT_NE(other, static_cast<void*>(a));
+        void* big = kmalloc(sizeof(Obj) + 8, GFP_KERNEL);  // kmalloc-32
+        EXPECT_NE(big, static_cast<void*>(a));
         kfree(z);
-        kfree(other);
+        kfree(big);
+      },
+      Production());
+  EXPECT_TRUE(r.reports.empty()) << r.report.ToString();
+}
+
+// Each CPU has its own freelist: an object freed on CPU 1 is not what
+// CPU 0 gets next.
+TEST(ProductionKernel, FreelistsArePerCpu) {
+  RunResult r = RunAll(
+      [] {
+        Kernel& k = Kernel::Current();
+        void* a = kmalloc(64, GFP_KERNEL);
+        int cpu = k.current_task()->cpu;
+        k.current_task()->cpu = 1 - cpu;
+        kfree(a);  // onto the other CPU's list
+        k.current_task()->cpu = cpu;
+        void* b = kmalloc(64, GFP_KERNEL);
+        EXPECT_NE(b, a);
+        k.current_task()->cpu = 1 - cpu;
+        void* c = kmalloc(64, GFP_KERNEL);
+        EXPECT_EQ(c, a);
+        kfree(b);
+        kfree(c);
       },
       Production());
   EXPECT_TRUE(r.reports.empty()) << r.report.ToString();
@@ -225,8 +260,10 @@ TEST(ProductionKernel, DebugKernelPoisonsAndReportsTheSameUse) {
 }
 
 // SLUB without debugging says nothing at the second kfree: the object is
-// on its cache's freelist twice. The cache hands it out, then hands out
-// the live object again: the oops is in that later kmalloc.
+// on its cache's freelist twice. The cache hands it out, its owner writes
+// its first bytes, the cache hands it out again (silently: two owners)
+// and takes the owner's bytes for the next free object: the oops is in
+// the allocation after that (the seed's: RBP "<1>Dec 2", text).
 TEST(ProductionKernel, DoubleFreeCorruptsTheFreelist) {
   RunResult quiet = RunAll(
       [] {
@@ -243,7 +280,10 @@ TEST(ProductionKernel, DoubleFreeCorruptsTheFreelist) {
         kfree(p);
         void* q = kmalloc(32, GFP_KERNEL);  // p, once
         EXPECT_EQ(q, p);
-        (void)kmalloc(32, GFP_KERNEL);  // p again: the freelist is corrupt
+        std::memcpy(q, "<1>Dec 2", 8);       // its owner writes it
+        void* q2 = kmalloc(32, GFP_KERNEL);  // p again, for another owner
+        EXPECT_EQ(q2, p);
+        (void)kmalloc(32, GFP_KERNEL);  // the head is text: the oops
         ADD_FAILURE() << "went on after the allocator's oops";
       },
       Production());
@@ -252,16 +292,18 @@ TEST(ProductionKernel, DoubleFreeCorruptsTheFreelist) {
             "slab freelist corrupted: double kfree (oops in "
             "__kmalloc_track_caller)");
   EXPECT_EQ(r.report.contract, "slub.double_free");
+  EXPECT_NE(r.report.body.find("RBP: 32206365443e313c"), std::string::npos)
+      << r.report.body;
 }
 
 TEST(ProductionKernel, AWalkOffTheSlabIsAPagingRequest) {
   RunResult r = RunAll(
       [] {
         auto** arr = static_cast<void**>(kcalloc(4, sizeof(void*), GFP_KERNEL));
-        for (int i = 0; i < 4; i++)
-          kasan_check_read(&arr[i], sizeof arr[i]);  // in bounds
-        kasan_check_read(&arr[5],
-                         sizeof arr[5]);  // past the last object carved
+        for (int i = 0; i < 8; i++)  // the neighbour object: no fault
+          kasan_check_read(&arr[i], sizeof arr[i]);
+        // kmalloc-32's first slab is one page: past it, nothing is mapped.
+        kasan_check_read(&arr[4096 / sizeof(void*)], sizeof(void*));
         ADD_FAILURE() << "read past the slab";
       },
       Production());

@@ -51,7 +51,7 @@ void* kmalloc_array(size_t n, size_t size, gfp_t flags) {
   return Alloc(n * size, flags, "kmalloc_array");
 }
 void kfree(const void* p) {
-  if (p != nullptr) squashlab::kfree(p);
+  if (p != nullptr) squashlab::kfree(p, Caller("kfree"));
 }
 void* vmalloc(unsigned long size) {
   return Alloc(size, squashlab::GFP_KERNEL, "vmalloc");
@@ -66,10 +66,13 @@ struct kmem_cache* kmem_cache_create(const char* name, unsigned int size,
 }
 void kmem_cache_destroy(struct kmem_cache* c) { delete c; }
 void* kmem_cache_alloc(struct kmem_cache* c, gfp_t flags) {
-  void* p = squashlab::kmalloc(c->size, flags & ~kGfpZero, c->name.c_str());
+  void* p = squashlab::kmem_cache_alloc_named(
+      c->name.c_str(), c->size, flags & ~kGfpZero, Caller("kmem_cache_alloc"));
   if (p != nullptr && c->ctor != nullptr) c->ctor(p);
   return p;
 }
-void kmem_cache_free(struct kmem_cache*, void* p) { kfree(p); }
+void kmem_cache_free(struct kmem_cache*, void* p) {
+  if (p != nullptr) squashlab::kfree(p, Caller("kmem_cache_free"));
+}
 
 }  // extern "C"

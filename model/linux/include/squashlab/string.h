@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* This file implements the string and memory calls of <linux/string.h>
- * (the compiler's builtins, resolved by the C library at link time) and
- * the integer limits of <linux/limits.h>. */
+ * (the compiler's builtins, resolved by the C library at link time;
+ * KASAN-checked ones in a SQUASHLAB_KASAN build) and the integer limits
+ * of <linux/limits.h>. */
 #ifndef SQUASHLAB_LINUX_STRING_H_
 #define SQUASHLAB_LINUX_STRING_H_
 #include <stddef.h>
@@ -18,6 +19,16 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strcpy(char *d, const char *s);
 char *strncpy(char *d, const char *s, size_t n);
 size_t strnlen(const char *s, size_t n);
+#ifdef SQUASHLAB_KASAN
+/* A KASAN kernel checks both ranges of its memcpy & co (the compiler
+ * does not instrument the library's): so does the model's. */
+void *sl_kasan_memcpy(void *d, const void *s, size_t n);
+void *sl_kasan_memmove(void *d, const void *s, size_t n);
+void *sl_kasan_memset(void *d, int c, size_t n);
+#define memcpy(d, s, n) sl_kasan_memcpy(d, s, n)
+#define memmove(d, s, n) sl_kasan_memmove(d, s, n)
+#define memset(d, c, n) sl_kasan_memset(d, c, n)
+#endif
 #ifdef __cplusplus
 }
 #endif
