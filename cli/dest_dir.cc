@@ -251,9 +251,11 @@ Status DestDir::MakeNode(DirId parent, const std::string& name, mode_t type,
 Status DestDir::MakeHardLink(DirId from_dir, const std::string& from_name,
                              DirId dir, const std::string& name) {
   SQL_RETURN_IF_ERROR(CheckOpen(from_dir));
-  auto [from_fd, from_rel] = Locate(from_dir, from_name);
+  // Not a structured binding: clang before 16 (clang-14 here) cannot
+  // capture one in a lambda.
+  const Location from = Locate(from_dir, from_name);
   return CreateEntry(dir, name, [&](int fd, const char* rel) {
-    return linkat(from_fd, from_rel.c_str(), fd, rel, 0);
+    return linkat(from.fd, from.rel.c_str(), fd, rel, 0);
   });
 }
 

@@ -19,9 +19,7 @@
 #include "model/kernel/workqueue.h"
 
 namespace squashlab {
-namespace {
-thread_local Kernel* g_current = nullptr;
-}  // namespace
+constinit thread_local Kernel* Kernel::current_ = nullptr;
 
 std::string Hex16(uint64_t v) {
   char buf[32];
@@ -46,10 +44,6 @@ Kernel::~Kernel() {
   for (auto& p : pages_) delete[] p->data;
   for (auto& b : bhs_) delete[] b->b_data;
 }
-
-Kernel& Kernel::Current() { return *g_current; }
-Kernel* Kernel::CurrentOrNull() { return g_current; }
-void Kernel::SetCurrent(Kernel* k) { g_current = k; }
 
 std::string Kernel::TaskName() {
   Task* t = exec_->Current();
@@ -425,8 +419,6 @@ void model_bug_at(const char* file, int line, const char* cond) {
       std::string("kernel BUG at ") + file + ":" + std::to_string(line) +
           "!\ninvalid opcode: 0000 [#1] SMP\nBUG_ON(" + cond + ")");
 }
-
-void model_point(const char* what) { Kernel::Current().Point(what, 0); }
 
 void model_charge(CostKind kind, uint64_t units, const char* codec) {
   Kernel& k = Kernel::Current();

@@ -87,9 +87,11 @@ class Kernel : public RunHooks {
 
   // The kernel of the run on this thread (the kernel's `current`). Set by
   // KernelScope; executors set it on their worker threads.
-  static Kernel& Current();
-  static Kernel* CurrentOrNull();
-  static void SetCurrent(Kernel* k);
+  // Inline (every API call asks): a constant-initialised thread_local is
+  // read directly, with no call and no TLS wrapper.
+  static Kernel& Current() { return *current_; }
+  static Kernel* CurrentOrNull() { return current_; }
+  static void SetCurrent(Kernel* k) { current_ = k; }
 
   const KernelConfig& config() const { return config_; }
   Task* current_task() { return exec_->Current(); }  // the kernel's `current`
@@ -230,6 +232,7 @@ class Kernel : public RunHooks {
   uint64_t WideEffects() const override { return wide_effects_.load(); }
 
  private:
+  static constinit thread_local Kernel* current_;
   friend struct KernelInternal;  // kernel_internal.h: the layer's own files
   Executor& exec() { return *exec_; }
 
@@ -333,7 +336,7 @@ void model_bug_at(const char* file, int line, const char* cond);
 #define BUG() ::squashlab::model_bug_at(__FILE__, __LINE__, "BUG()")
 
 // An explicit scheduling point for plain-memory code the API cannot see.
-void model_point(const char* what);
+inline void model_point(const char* what) { Kernel::Current().Point(what, 0); }
 // Charges simulate-mode cost from variant code (decompression, memcpy).
 void model_charge(CostKind kind, uint64_t units, const char* codec = nullptr);
 

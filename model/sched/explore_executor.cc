@@ -35,6 +35,7 @@ void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   strategy_ = strategy;
   record_trace_ = record_trace;
   wants_steps_ = strategy != nullptr && strategy->WantsSteps();
+  uniform_ = nullptr;
   current_ = nullptr;
   stopping_ = false;
   abandoned_ = false;
@@ -97,9 +98,12 @@ SQL_ALWAYS_INLINE void ExploreExecutor::BeginSlice(Slot* s, bool preempted) {
   gate_before_ = GateOf(s->task);
 }
 
-// Inlined into Run and ContinueInline (every step decides).
-SQL_ALWAYS_INLINE ExploreExecutor::Decision ExploreExecutor::Decide(int last) {
-  Decision d;
+// Inlined into Run, ContinueInline and WaitEvent (every step decides).
+// The decision goes straight into decision_: a Decision built on the
+// stack and copied out field by field was read back whole before its
+// stores had landed (a store-forwarding stall on every step).
+SQL_ALWAYS_INLINE void ExploreExecutor::Decide(int last) {
+  Decision& d = decision_;
   bool last_enabled;
   if (enabled_stale_) {
     RefreshEnabled();
@@ -108,22 +112,28 @@ SQL_ALWAYS_INLINE ExploreExecutor::Decision ExploreExecutor::Decide(int last) {
   } else {
     last_enabled = last >= 0;  // the set it was picked from, unchanged
   }
+  d.preempted = false;
   if (enabled_.empty()) {
     d.kind = Decision::kNoneEnabled;
-    return d;
+    d.pick = -1;
+    return;
   }
-  d.pick = enabled_[0];
+  int pick = enabled_[0];
   if (enabled_.size() > 1) {
-    d.pick = strategy_->Pick(enabled_, last, last_enabled, steps_);
-    if (d.pick == Strategy::kAbandonRun) {
+    pick = uniform_ != nullptr
+               ? enabled_[uniform_->Below(enabled_.size())]
+               : strategy_->Pick(enabled_, last, last_enabled, steps_);
+    if (pick == Strategy::kAbandonRun) {
       d.kind = Decision::kAbandon;
-      return d;
+      d.pick = pick;
+      return;
     }
-    choices_.push_back(d.pick);
+    choices_.push_back(pick);
   }
-  d.preempted = last_enabled && d.pick != last;
+  d.kind = Decision::kRun;
+  d.pick = pick;
+  d.preempted = last_enabled && pick != last;
   if (d.preempted) preemptions_++;
-  return d;
 }
 
 // Inside task s, at its point: what the scheduler would do once s
@@ -137,13 +147,25 @@ SQL_ALWAYS_INLINE bool ExploreExecutor::ContinueInline(Slot* s) {
     gate_before_ = gate;
   }
   if (stopping_ || steps_ > max_steps_) return false;  // Run decides
-  decision_ = Decide(s->task.id);
+  Decide(s->task.id);
   if (decision_.kind != Decision::kRun || decision_.pick != s->task.id) {
     handoff_ = true;
     return false;
   }
   BeginSlice(s, decision_.preempted);
   return true;
+}
+
+// From task s, whose step has ended: the task decision_ picked (not s)
+// starts its step here, and its fiber runs in s's place (Switch learns
+// from current_ who comes back). Returns when s runs again.
+SQL_ALWAYS_INLINE void ExploreExecutor::HandOver(Slot* s) {
+  handoff_ = false;
+  Slot* next = slots_[decision_.pick].get();
+  BeginSlice(next, decision_.preempted);
+  switches_++;
+  current_ = next;
+  s->fiber->SwitchTo(*next->fiber);
 }
 
 void ExploreExecutor::Point(const char* op, uint64_t arg) {
@@ -155,14 +177,7 @@ void ExploreExecutor::Point(const char* op, uint64_t arg) {
     if (ContinueInline(s)) return;
     if (Fiber::kCanSwitchDirectly && handoff_ &&
         decision_.kind == Decision::kRun) {
-      // Another task's step: it starts here, and its fiber runs in this
-      // one's place (Switch learns from current_ who comes back).
-      handoff_ = false;
-      Slot* next = slots_[decision_.pick].get();
-      BeginSlice(next, decision_.preempted);
-      switches_++;
-      current_ = next;
-      s->fiber->SwitchTo(*next->fiber);
+      HandOver(s);
       if (stopping_) throw TaskOops{};
       return;
     }
@@ -182,7 +197,22 @@ void ExploreExecutor::WaitEvent(WaitList& wq,
     s->pending_op = s->task.blocked_in;
     s->woken = true;
     enabled_stale_ = true;
-    s->fiber->Suspend();
+    // The scheduler's next decision, made here as at a point (s, blocked,
+    // is not among the enabled tasks): the chosen task runs in its place.
+    // The step limit, a stop and the end of the run (no task enabled, the
+    // strategy abandoning it) are the scheduler's.
+    if (Fiber::kCanSwitchDirectly && continue_inline_ && !stopping_ &&
+        steps_ <= max_steps_) {
+      Decide(s->task.id);
+      if (decision_.kind == Decision::kRun) {
+        HandOver(s);
+      } else {
+        handoff_ = true;
+        s->fiber->Suspend();
+      }
+    } else {
+      s->fiber->Suspend();
+    }
     if (stopping_) throw TaskOops{};
   }
 }
@@ -305,6 +335,7 @@ RunOutcome ExploreExecutor::Run() {
   RunHooks& kernel = *hooks_;
   stopping_ = false;  // a kernel may run several batches of tasks
   wants_steps_ = strategy_->WantsSteps();
+  uniform_ = strategy_->UniformPicks();
   // Steps a strategy watches, and traced steps, each go through here.
   continue_inline_ = !wants_steps_ && !record_trace_;
   max_steps_ = kernel.MaxSteps();
@@ -312,8 +343,9 @@ RunOutcome ExploreExecutor::Run() {
   handoff_ = false;
   int last = -1;
   while (!stopping_) {
-    const Decision d = handoff_ ? decision_ : Decide(last);
+    if (!handoff_) Decide(last);
     handoff_ = false;
+    const Decision& d = decision_;
     if (d.kind == Decision::kNoneEnabled) {
       bool live = std::any_of(slots_.begin(), slots_.end(), [](const auto& s) {
         return s->task.state != TaskState::kDone;

@@ -66,7 +66,7 @@ class ExploreExecutor : public Executor {
     int pick = -1;
     bool preempted = false;
   };
-  Decision Decide(int last);
+  void Decide(int last);  // into decision_
   // Steps from the task `id`'s point on, until the scheduler is needed
   // again (Point may run further steps, of it and of others, without it).
   // Returns the task whose step ran last.
@@ -82,6 +82,8 @@ class ExploreExecutor : public Executor {
   // Point switches to the chosen task directly, or hands the decision to
   // Run (handoff_).
   bool ContinueInline(Slot* s);
+  // From s, its step over: runs the task decision_ picked in its place.
+  void HandOver(Slot* s);
   // RunSlice's step for strategies that watch steps (Strategy::OnStep).
   void ObservedSlice(Slot* s);
   void ReportHang(RunHooks& kernel);
@@ -103,6 +105,7 @@ class ExploreExecutor : public Executor {
   std::vector<int> enabled_;
   bool enabled_stale_ = true;
   bool wants_steps_ = false;      // strategy_->WantsSteps(), for this run
+  Rng* uniform_ = nullptr;        // strategy_->UniformPicks(), for this run
   bool continue_inline_ = false;  // decisions may be made in Point
   bool handoff_ = false;          // decision_ was made in Point
   Decision decision_;

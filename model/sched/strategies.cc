@@ -25,6 +25,7 @@ class RandomStrategy : public Strategy {
   int Pick(const std::vector<int>& enabled, int, bool, long) override {
     return enabled[rng_.Below(enabled.size())];
   }
+  Rng* UniformPicks() override { return &rng_; }
 
  private:
   Rng rng_;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/base/rng.h"
 #include "model/sched/task.h"
 
 namespace squashlab {
@@ -77,6 +78,11 @@ class Strategy {
   // per-step bookkeeping (what a step created, gated, woke) when it does
   // not; a strategy that never looks at steps says so.
   virtual bool WantsSteps() const { return true; }
+  // A strategy whose Pick is `enabled[g.Below(enabled.size())]`, one draw
+  // of its generator g per choice and nothing else (random), returns g: the
+  // explore executor then draws from it itself, the same draws in the same
+  // order, without a virtual call on every step. nullptr: Pick decides.
+  virtual Rng* UniformPicks() { return nullptr; }
   // After EndRun: whether the run that just ended belongs to this part of
   // a partitioned search (every part walks the top of the tree; a run
   // outside its part counts nowhere).
