@@ -56,6 +56,7 @@ StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress) {
       s.profile = cpu->Device();
       s.dd_bs = 64 << 10;
       s.ncpus = cpu->ncpus;
+      s.read_syscall_ns = cpu->read_syscall_ns;
       jobs.push_back({*img, s, cost, is});
     }
   auto out = RunCells(jobs, opt.jobs, progress);
@@ -130,6 +131,7 @@ StatusOr<BenchResult> RunUsb(const BenchOptions& opt, std::ostream* progress) {
         s.profile = cpu->Device();
         s.dd_bs = row.bs;
         s.ncpus = cpu->ncpus;
+        s.read_syscall_ns = cpu->read_syscall_ns;
         jobs.push_back({*img, s, cost, is});
       }
   auto out = RunCells(jobs, opt.jobs, progress);

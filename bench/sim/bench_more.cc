@@ -136,6 +136,7 @@ StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt,
           s.profile = cpu->Device();
           s.dd_bs = 64 << 10;
           s.ncpus = cpu->ncpus;
+          s.read_syscall_ns = cpu->read_syscall_ns;
           jobs.push_back({*img, s, cost, is});
         }
     }

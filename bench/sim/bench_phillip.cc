@@ -116,6 +116,7 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt,
         s.profile = cpu->Device();
         s.dd_bs = bs;
         s.ncpus = cpu->ncpus;
+        s.read_syscall_ns = cpu->read_syscall_ns;
         SteadyStateSpan(&s, b);
         jobs.push_back({*img, s, cost, is});
       }

@@ -41,6 +41,11 @@ struct CpuProfile {
   std::string slowdown_source;
   uint64_t work_dispatch_ns = 0;  // queue_work -> the work function running
   std::string dispatch_source;
+  // What each read(2) of the benchmark's dd costs beyond the page-cache read
+  // the model runs (the caller's side of the call: 0 unless a seed figure
+  // shows one).
+  uint64_t read_syscall_ns = 0;
+  std::string syscall_source;
   const std::string& Device() const {
     return device.empty() ? profile : device;
   }
@@ -86,6 +91,14 @@ inline constexpr double kSeedEmmcSyncMBps = 58707718 / 1.393653 / 1e6;  // 42.13
 inline constexpr double kSeedEmmcAsyncMBps =
     58707718 / 0.942413 / 1e6;  // 62.29
 inline constexpr uint64_t kSeedEmmcFileBytes = 58707718;
+// Minchan's sweep on the Nexus 4 (MiB/s, "before" and "after" the patch).
+struct SeedSweepPoint {
+  uint64_t bs;
+  double before, after;
+};
+inline constexpr SeedSweepPoint kSeedSweep[] = {
+    {32 << 10, 3.6, 3.4},    {64 << 10, 6.3, 8.2},    {128 << 10, 11.4, 11.7},
+    {160 << 10, 13.6, 13.8}, {256 << 10, 19.8, 19.0}, {288 << 10, 21.3, 20.8}};
 
 }  // namespace squashlab
 

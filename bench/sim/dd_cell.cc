@@ -122,6 +122,7 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle,
   TaskSpec s;
   s.name = "dd";
   s.body = [ino, oracle, bs = spec.dd_bs, ra_pages = spec.ra_pages,
+            per_call = spec.read_syscall_ns,
             warmup = spec.measure_bytes ? spec.warmup_bytes : 0,
             measure = spec.measure_bytes, t, c] {
     Kernel& kk = Kernel::Current();
@@ -142,6 +143,7 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle,
       }
       size_t want = static_cast<size_t>(
           std::min<uint64_t>(bs, oracle->content.size() - at));
+      if (per_call > 0) kk.Delay(per_call);
       long got = mm_file_read(f, buf.data(), bs, &pos);
       if (got != static_cast<long>(want) ||
           std::memcmp(buf.data(), oracle->content.data() + at, want) != 0) {

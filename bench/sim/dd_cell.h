@@ -26,6 +26,9 @@ struct CellSpec {
   uint64_t dd_bs = 65536;
   int ncpus = 4;
   unsigned ra_pages = 32;  // 128K: the 3.13 default
+  // Time each dd read(2) call costs outside the file's page-cache read
+  // (CpuProfile::read_syscall_ns): dd waits that long before each call.
+  uint64_t read_syscall_ns = 0;
   // dd reads the file from its start; with measure_bytes > 0 it stops after
   // warmup_bytes + measure_bytes and the rate is that of the measured span
   // alone (the steady state of a long file); 0: the whole file is read and
