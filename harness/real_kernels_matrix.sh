@@ -32,6 +32,7 @@ mkdir -p "$out"
 csv="$out/matrix.csv"
 echo "plan,device,cells,schedules_per_cell,clean,failing,cpu_s" >"$csv"
 status=0
+table=()
 for row in "${rows[@]}"; do
   plan=${row%@*}
   dev=${row#*@}
@@ -44,19 +45,20 @@ for row in "${rows[@]}"; do
   echo "== $plan on $dev: ${args[*]}" >&2
   start=$(date +%s)
   log="$out/$plan-$dev.log"
-  if /usr/bin/time -f "%U %S" -o "$out/$plan-$dev.time" "$bin" "${args[@]}" \
-      >"$log" 2>&1; then :; else status=1; fi
+  TIMEFORMAT='%U %S'  # the shell's own timing of the child: user, system
+  { time "$bin" "${args[@]}" >"$log" 2>&1 || status=1; } 2>"$out/$plan-$dev.time"
   read -r user sys <"$out/$plan-$dev.time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.0f", u+s}')
   verdict=$(grep '^verdict:' "$log" || echo "verdict: (none)")
   cells=$(sed -n 's/^verdict: \([0-9]*\) cells.*/\1/p' "$log")
   clean=$(sed -n 's/.* \([0-9]*\) clean.*/\1/p' <<<"$verdict")
   failing=$(sed -n 's/.* \([0-9]*\) failing.*/\1/p' <<<"$verdict")
-  echo "$plan,$dev,${cells:-0},$budget,${clean:-0},${failing:-0},$cpu" >>"$csv"
+  echo "$plan,\"$dev\",${cells:-0},$budget,${clean:-0},${failing:-0},$cpu" >>"$csv"
+  table+=("| $plan | $dev | ${cells:-0} | $budget | ${clean:-0} | ${failing:-0} | $cpu |")
   echo "   $verdict ($cpu CPU-s, $(( $(date +%s) - start )) s wall)" >&2
 done
 echo
 echo "| plan | device | cells | schedules per cell | clean | failing | CPU s |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
-tail -n +2 "$csv" | awk -F, '{printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7}'
+printf '%s\n' "${table[@]}"
 exit $status
