@@ -14,7 +14,8 @@
 # `bazel build -c opt //cli:squashlab`), BUDGET the PCT schedules per cell
 # (default 10000), ROWS a subset of the rows as PLAN@DEVICE[@CODEC] (default:
 # every plan on the RAM disk, then every profile without faults; no CODEC:
-# the embedded gzip image). Exit status 1 when a row is not clean.
+# the embedded gzip image). SQUASHLAB_MATRIX_WORKLOADS="dd pair ..." replaces
+# the default workloads. Exit status 1 when a row is not clean.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -57,6 +58,7 @@ for row in "${rows[@]}"; do
     name=$plan-$dev-$codec
     args+=(--image "$image")
   fi
+  for w in ${SQUASHLAB_MATRIX_WORKLOADS:-}; do args+=(--workload "$w"); done
   args+=(--json "$out/$name.json")
   echo "== $plan on $dev ($codec): ${args[*]}" >&2
   start=$(date +%s)
