@@ -279,6 +279,11 @@ bool ScenarioAllowsEio(const ScenarioSpec& spec) {
   return dev.ok() && dev->faults.can_fail();
 }
 
+bool ImageDetectsFlips(const ImageModel& image) {
+  return image.compressor == CompressorId::kGzip ||
+         image.compressor == CompressorId::kXz;
+}
+
 StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
                                 std::shared_ptr<const ImageModel> image,
                                 ScenarioObserver observe) {
@@ -320,6 +325,11 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   }
   if (image->files.empty())
     return Status::InvalidArgument("image has no regular file");
+  if (spec.faults == "bitflip" && !ImageDetectsFlips(*image))
+    return Status::InvalidArgument(
+        "the bitflip plan needs an image whose codec checks what it decodes "
+        "(gzip, xz): in this one a flipped bit is wrong bytes that the "
+        "kernel returns too");
   // A read may end in EIO only under a plan that can fail a bio (or flip a
   // bit the codec notices); delays and reordering must not cost a byte.
   const bool eio_possible = ScenarioAllowsEio(spec);

@@ -67,6 +67,14 @@ using ScenarioObserver =
 // plan can fail a bio (delays and reordering alone cannot).
 bool ScenarioAllowsEio(const ScenarioSpec& spec);
 
+// Whether a bit flipped in a compressed block of `image` is noticed when it
+// is decoded: gzip's zlib stream ends in an Adler-32 and mksquashfs's xz
+// streams carry a CRC32; zstd (no frame checksum), lz4 and lzo have no
+// check, and SquashFS none of its own, so the flip is wrong bytes that the
+// kernel returns too. The bitflip plan is refused on those images: a
+// verdict must not blame a read path for what the format cannot see.
+bool ImageDetectsFlips(const ImageModel& image);
+
 StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
                                 std::shared_ptr<const ImageModel> image,
                                 ScenarioObserver observe = {});

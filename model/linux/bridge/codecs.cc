@@ -2,20 +2,27 @@
 // This file implements the in-kernel decompressor APIs of the header layer
 // (zlib_inflate*, zstd_*_dstream, xz_dec_*, LZ4_decompress_safe,
 // lzo1x_decompress_safe) over the system libraries, which decode the same
-// formats. Each call charges its output to the run (simulate mode's codec
+// formats. The libraries' states live in the run's CodecHeap: the kernel
+// keeps them in the file system's workspace, so initialising a stream again
+// or leaving one on an error path without its end call leaks nothing, and
+// here neither does it (the previous state is freed, the rest at the run's
+// end). Each call charges its output to the run (simulate mode's codec
 // cost) and is a scheduling point, as a preemptible kernel's inflate loop
 // can be preempted between output pages.
 #include <lz4.h>
 #include <lzma.h>
 #include <lzo/lzo1x.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_createDStream_advanced
 #include <zstd.h>
 #include <zstd_errors.h>
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 
 #include "model/kernel/kernel.h"
+#include "model/linux/bridge/run_state.h"
 
 namespace {
 
@@ -40,6 +47,10 @@ void Charge(uint64_t bytes, const char* codec) {
   squashlab::model_point("inflate");
 }
 
+using squashlab::linux_bridge::CodecHeap;
+
+CodecHeap& Heap() { return squashlab::linux_bridge::Run().codec_heap(); }
+
 }  // namespace
 
 struct sl_zstd_dstream {
@@ -48,6 +59,7 @@ struct sl_zstd_dstream {
 
 struct xz_dec {
   lzma_stream s;
+  lzma_allocator allocator;
   uint32_t dict_max;
   bool started;
 };
@@ -57,9 +69,22 @@ extern "C" {
 int zlib_inflate_workspacesize(void) { return 64; }
 
 int zlib_inflateInit2(KernelZStream* k, int window_bits) {
-  auto* z = new z_stream{};
+  CodecHeap& heap = Heap();
+  // A stream initialised again without zlib_inflateEnd (an error path):
+  // the kernel reuses its workspace; free what this one held.
+  if (heap.Owns(k->state)) {
+    inflateEnd(static_cast<z_stream*>(k->state));
+    heap.Free(k->state);
+  }
+  k->state = nullptr;
+  auto* z =
+      static_cast<z_stream*>(CodecHeap::CallocHook(&heap, 1, sizeof(z_stream)));
+  if (z == nullptr) return Z_MEM_ERROR;
+  z->zalloc = CodecHeap::ZAlloc;
+  z->zfree = CodecHeap::FreeHook;
+  z->opaque = &heap;
   if (inflateInit2(z, window_bits) != Z_OK) {
-    delete z;
+    heap.Free(z);
     return Z_MEM_ERROR;
   }
   k->state = z;
@@ -89,7 +114,7 @@ int zlib_inflateEnd(KernelZStream* k) {
   auto* z = static_cast<z_stream*>(k->state);
   if (z == nullptr) return Z_STREAM_ERROR;
   int r = inflateEnd(z);
-  delete z;
+  Heap().Free(z);
   k->state = nullptr;
   return r;
 }
@@ -105,7 +130,13 @@ sl_zstd_dstream* zstd_init_dstream(size_t max_window_size, void* workspace,
   if (workspace == nullptr || workspace_size < sizeof(sl_zstd_dstream))
     return nullptr;
   auto* s = static_cast<sl_zstd_dstream*>(workspace);
-  s->d = ZSTD_createDStream();
+  CodecHeap& heap = Heap();
+  // The workspace is uninitialised the first time; later it holds the
+  // previous block's stream, which is done with.
+  if (heap.Owns(s->d)) ZSTD_freeDStream(s->d);
+  s->d = ZSTD_createDStream_advanced(
+      {CodecHeap::AllocHook, CodecHeap::FreeHook, &heap});
+  if (s->d == nullptr) return nullptr;
   ZSTD_DCtx_setParameter(
       s->d, ZSTD_d_windowLogMax,
       max_window_size ? 64 - __builtin_clzll(max_window_size) : 27);
@@ -120,11 +151,9 @@ size_t zstd_decompress_stream(sl_zstd_dstream* s, ZSTD_outBuffer* out,
   size_t before = out->pos;
   size_t r = ZSTD_decompressStream(s->d, out, in);
   Charge(out->pos - before, "zstd");
-  if (r == 0 || ZSTD_isError(r)) {
-    // The stream is done with (the wrapper inits a new one per block).
-    ZSTD_freeDStream(s->d);
-    s->d = ZSTD_createDStream();
-  }
+  // A finished or failed stream starts over if it is used again (the
+  // wrapper inits a new one per block).
+  if (r == 0 || ZSTD_isError(r)) ZSTD_DCtx_reset(s->d, ZSTD_reset_session_only);
   return r;
 }
 
@@ -135,8 +164,13 @@ const char* zstd_get_error_name(size_t code) { return ZSTD_getErrorName(code); }
 // The kernel's xz_dec decodes one .xz stream per block in XZ_PREALLOC mode;
 // liblzma's stream decoder does the same.
 xz_dec* xz_dec_init(int, uint32_t dict_max) {
-  auto* x = new xz_dec{};
+  CodecHeap& heap = Heap();
+  void* room = heap.Alloc(sizeof(xz_dec));
+  if (room == nullptr) return nullptr;
+  auto* x = new (room) xz_dec{};
+  x->allocator = {CodecHeap::ArrayHook, CodecHeap::FreeHook, &heap};
   x->s = LZMA_STREAM_INIT;
+  x->s.allocator = &x->allocator;
   x->dict_max = dict_max;
   return x;
 }
@@ -144,6 +178,7 @@ xz_dec* xz_dec_init(int, uint32_t dict_max) {
 void xz_dec_reset(xz_dec* x) {
   if (x->started) lzma_end(&x->s);
   x->s = LZMA_STREAM_INIT;
+  x->s.allocator = &x->allocator;
   x->started = false;
 }
 
@@ -202,7 +237,7 @@ int xz_dec_run(xz_dec* x, KernelXzBuf* b) {
 void xz_dec_end(xz_dec* x) {
   if (x == nullptr) return;
   if (x->started) lzma_end(&x->s);
-  delete x;
+  Heap().Free(x);  // trivially destructible: the memory is all there is
 }
 
 int sl_lzo1x_decompress_safe(const unsigned char* src, size_t src_len,
