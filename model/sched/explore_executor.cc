@@ -24,9 +24,16 @@ int GateOf(const Task& t) {
   return (t.preempt_count > 0 ? StepInfo::kGatesPreemption : 0) |
          (t.irqs_disabled > 0 ? StepInfo::kGatesInterrupts : 0);
 }
+// GateOf(t) == before, on every step: almost always nothing is off.
+inline bool GateIs(const Task& t, int before) {
+  if ((t.preempt_count | t.irqs_disabled | before) == 0) return true;
+  return GateOf(t) == before;
+}
 }  // namespace
 
-ExploreExecutor::ExploreExecutor() : stacks_(kStackSize) {}
+ExploreExecutor::ExploreExecutor() : stacks_(kStackSize) {
+  tracks_running_ = true;
+}
 ExploreExecutor::~ExploreExecutor() { KillAll(); }
 
 void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
@@ -36,16 +43,17 @@ void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   record_trace_ = record_trace;
   wants_steps_ = strategy != nullptr && strategy->WantsSteps();
   uniform_ = nullptr;
-  current_ = nullptr;
+  SetCurrent(nullptr);
   stopping_ = false;
   abandoned_ = false;
   steps_ = 0;
   switches_ = 0;
   preemptions_ = 0;
-  choices_.clear();
+  nchoices_ = 0;  // the storage stays: PushChoice
   enabled_stale_ = true;
   handoff_ = false;
   continue_inline_ = false;
+  fast_points_ = false;
   trace_ = ScheduleTrace{};
 }
 
@@ -93,22 +101,38 @@ SQL_ALWAYS_INLINE void ExploreExecutor::BeginSlice(Slot* s, bool preempted) {
   steps_++;
   if (!s->task.started) {
     s->task.started = true;
-    enabled_stale_ = true;  // a started interrupt handler gates its CPU
+    // A started interrupt handler gates its CPU; a process does not.
+    if (s->task.atomic()) enabled_stale_ = true;
   }
   gate_before_ = GateOf(s->task);
 }
 
-// Inlined into Run, ContinueInline and WaitEvent (every step decides).
+void ExploreExecutor::GrowChoices() {
+  choices_.resize(std::max<size_t>(256, 2 * choices_.size()));
+}
+
+SQL_ALWAYS_INLINE void ExploreExecutor::PushChoice(int pick) {
+  if (nchoices_ == choices_.size()) [[unlikely]]
+    GrowChoices();
+  choices_[nchoices_++] = pick;
+}
+
+// Inlined into Run, PointSlow and WaitEvent.
 // The decision goes straight into decision_: a Decision built on the
 // stack and copied out field by field was read back whole before its
 // stores had landed (a store-forwarding stall on every step).
-SQL_ALWAYS_INLINE void ExploreExecutor::Decide(int last) {
+SQL_ALWAYS_INLINE void ExploreExecutor::Decide(int last, bool last_running) {
   Decision& d = decision_;
   bool last_enabled;
   if (enabled_stale_) {
     RefreshEnabled();
     last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(),
                                           last) != enabled_.end();
+  } else if (last_running) {
+    last_enabled = true;  // picked from the set, which has not changed
+  } else if (enabled_exact_) {
+    // The set is the runnable tasks (DropEnabled, AddEnabled keep it so).
+    last_enabled = last >= 0 && slots_[last]->task.state == TaskState::kRunnable;
   } else {
     last_enabled = last >= 0;  // the set it was picked from, unchanged
   }
@@ -128,7 +152,7 @@ SQL_ALWAYS_INLINE void ExploreExecutor::Decide(int last) {
       d.pick = pick;
       return;
     }
-    choices_.push_back(pick);
+    PushChoice(pick);
   }
   d.kind = Decision::kRun;
   d.pick = pick;
@@ -141,18 +165,21 @@ SQL_ALWAYS_INLINE void ExploreExecutor::Decide(int last) {
 // here. When the decision is s itself, its next step starts without a
 // switch; otherwise the decision is handed over with the switch.
 SQL_ALWAYS_INLINE bool ExploreExecutor::ContinueInline(Slot* s) {
-  const int gate = GateOf(s->task);
-  if (gate != gate_before_) {
+  if (!GateIs(s->task, gate_before_)) {
     enabled_stale_ = true;
-    gate_before_ = gate;
+    gate_before_ = GateOf(s->task);
   }
   if (stopping_ || steps_ > max_steps_) return false;  // Run decides
-  Decide(s->task.id);
+  Decide(s->task.id, true);
   if (decision_.kind != Decision::kRun || decision_.pick != s->task.id) {
     handoff_ = true;
     return false;
   }
-  BeginSlice(s, decision_.preempted);
+  // BeginSlice(s, ...) for a task already running: started, and its gate
+  // is gate_before_ now.
+  if (record_trace_) RecordTraceEvent(*s, decision_.preempted);
+  s->woken = false;
+  steps_++;
   return true;
 }
 
@@ -164,25 +191,62 @@ SQL_ALWAYS_INLINE void ExploreExecutor::HandOver(Slot* s) {
   Slot* next = slots_[decision_.pick].get();
   BeginSlice(next, decision_.preempted);
   switches_++;
-  current_ = next;
+  SetCurrent(next);
   s->fiber->SwitchTo(*next->fiber);
 }
 
+// Every step's path. The common case of a random run — a uniform pick
+// from an unchanged set, which holds s — is decided here without a call,
+// so this stays a leaf that saves no registers; every other case is a
+// tail call: PointSlow (ContinueInline: the full decision) or LeavePoint
+// (the switch). Both make the same decision as ContinueInline would.
 void ExploreExecutor::Point(const char* op, uint64_t arg) {
   Slot* s = current_;
   if (s == nullptr) return;  // setup and quiescence code run outside tasks
   s->pending_op = op;
   s->pending_arg = arg;
-  if (continue_inline_) {
-    if (ContinueInline(s)) return;
-    if (Fiber::kCanSwitchDirectly && handoff_ &&
-        decision_.kind == Decision::kRun) {
-      HandOver(s);
-      if (stopping_) throw TaskOops{};
-      return;
-    }
+  if (!fast_points_) return continue_inline_ ? PointSlow(s) : LeavePoint(s);
+  const size_t n = enabled_.size();
+  if (enabled_stale_ | stopping_ |
+      (steps_ > max_steps_) | !GateIs(s->task, gate_before_) |
+      (n > 1 && nchoices_ == choices_.size()))
+    return PointSlow(s);
+  // s is in the unchanged set (it was picked from it): no preemption
+  // when it goes on, and {s} when the set has one task.
+  const int self = s->task.id;
+  int pick = self;
+  if (n > 1) {
+    pick = enabled_[uniform_->Below(n)];
+    choices_[nchoices_++] = pick;
   }
-  s->fiber->Suspend();
+  Decision& d = decision_;
+  d.kind = Decision::kRun;
+  d.pick = pick;
+  d.preempted = pick != self;
+  if (d.preempted) {
+    preemptions_++;
+    handoff_ = true;
+    return LeavePoint(s);
+  }
+  // BeginSlice(s, false) for a running task: started, untraced, and its
+  // gate is gate_before_ already.
+  s->woken = false;
+  steps_++;
+}
+
+__attribute__((noinline)) void ExploreExecutor::PointSlow(Slot* s) {
+  if (ContinueInline(s)) return;
+  LeavePoint(s);
+}
+
+// Out of line so that Point's fast path stays a leaf.
+__attribute__((noinline)) void ExploreExecutor::LeavePoint(Slot* s) {
+  if (Fiber::kCanSwitchDirectly && handoff_ &&
+      decision_.kind == Decision::kRun) {
+    HandOver(s);
+  } else {
+    s->fiber->Suspend();
+  }
   if (stopping_) throw TaskOops{};
 }
 
@@ -196,7 +260,7 @@ void ExploreExecutor::WaitEvent(WaitList& wq,
     if (wants_steps_) step_waited_.push_back(&wq);
     s->pending_op = s->task.blocked_in;
     s->woken = true;
-    enabled_stale_ = true;
+    DropEnabled(s->task);
     // The scheduler's next decision, made here as at a point (s, blocked,
     // is not among the enabled tasks): the chosen task runs in its place.
     // The step limit, a stop and the end of the run (no task enabled, the
@@ -223,7 +287,7 @@ void ExploreExecutor::WakeUp(WaitList& wq) {
     if (t->state == TaskState::kBlocked && t->blocked_on == &wq) {
       t->state = TaskState::kRunnable;
       t->blocked_on = nullptr;
-      enabled_stale_ = true;
+      AddEnabled(*t);
     }
   }
   wq.waiters.clear();
@@ -245,6 +309,31 @@ bool ExploreExecutor::Gated(const Slot& s) const {
   return false;
 }
 
+// A block or a wake-up changes only that task's membership while no task
+// gates a CPU (enabled_exact_): the set is then updated in place, in
+// ascending order as RefreshEnabled builds it, instead of rebuilt. A task
+// that gates its CPU as it blocks (a spin wait with preemption off) or
+// any gating since the last rebuild makes the set stale instead.
+void ExploreExecutor::DropEnabled(const Task& t) {
+  if (enabled_stale_) return;
+  if (!enabled_exact_ || GateOf(t) != 0) {
+    enabled_stale_ = true;
+    return;
+  }
+  auto it = std::find(enabled_.begin(), enabled_.end(), t.id);
+  if (it != enabled_.end()) enabled_.erase(it);
+}
+
+void ExploreExecutor::AddEnabled(const Task& t) {
+  if (enabled_stale_) return;
+  if (!enabled_exact_) {
+    enabled_stale_ = true;
+    return;
+  }
+  enabled_.insert(std::upper_bound(enabled_.begin(), enabled_.end(), t.id),
+                  t.id);
+}
+
 void ExploreExecutor::RefreshEnabled() {
   enabled_stale_ = false;
   std::vector<int>* out = &enabled_;
@@ -256,6 +345,7 @@ void ExploreExecutor::RefreshEnabled() {
     any_atomic |= t.started && t.atomic();
     if (t.state == TaskState::kRunnable) out->push_back(t.id);
   }
+  enabled_exact_ = !any_atomic;
   if (!any_atomic) return;  // the common case: nothing gates a CPU
   size_t kept = 0;
   for (int id : *out)
@@ -279,10 +369,10 @@ int ExploreExecutor::RunSlice(int id, bool preempted) {
 
 ExploreExecutor::Slot* ExploreExecutor::Switch(Slot* s) {
   switches_++;
-  current_ = s;
+  SetCurrent(s);
   s->fiber->Resume();
   Slot* ran = current_;  // s, or a task s's fiber switched to (Point)
-  current_ = nullptr;
+  SetCurrent(nullptr);
   if (ran->fiber->finished()) {
     ran->task.state = TaskState::kDone;
     ran->fiber.reset();  // the stack goes back to the pool
@@ -338,6 +428,7 @@ RunOutcome ExploreExecutor::Run() {
   uniform_ = strategy_->UniformPicks();
   // Steps a strategy watches, and traced steps, each go through here.
   continue_inline_ = !wants_steps_ && !record_trace_;
+  fast_points_ = continue_inline_ && uniform_ != nullptr;
   max_steps_ = kernel.MaxSteps();
   enabled_stale_ = true;
   handoff_ = false;
@@ -378,9 +469,9 @@ void ExploreExecutor::KillAll() {
   handoff_ = false;
   for (auto& s : slots_) {
     while (s->fiber && !s->fiber->finished()) {
-      current_ = s.get();
+      SetCurrent(s.get());
       s->fiber->Resume();
-      current_ = nullptr;
+      SetCurrent(nullptr);
     }
     s->task.state = TaskState::kDone;
     s->fiber.reset();
