@@ -38,6 +38,7 @@ ExploreExecutor::~ExploreExecutor() { KillAll(); }
 
 void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   KillAll();
+  for (auto& slot : slots_) spare_.push_back(std::move(slot));
   slots_.clear();
   strategy_ = strategy;
   record_trace_ = record_trace;
@@ -57,14 +58,30 @@ void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   trace_ = ScheduleTrace{};
 }
 
+// A slot of an earlier run is reused: the run's tasks, their fibers and
+// the capacity of their lists then cost no allocation.
+std::unique_ptr<ExploreExecutor::Slot> ExploreExecutor::NewSlot() {
+  if (spare_.empty()) return std::make_unique<Slot>();
+  std::unique_ptr<Slot> slot = std::move(spare_.back());
+  spare_.pop_back();
+  std::vector<const char*> held = std::move(slot->task.held_locks);
+  held.clear();
+  slot->task = Task{};
+  slot->task.held_locks = std::move(held);
+  slot->pending_op = "start";
+  slot->pending_arg = 0;
+  slot->woken = false;
+  return slot;
+}
+
 Task* ExploreExecutor::Spawn(TaskSpec spec) {
-  auto slot = std::make_unique<Slot>();
+  std::unique_ptr<Slot> slot = NewSlot();
   Slot* s = slot.get();
   s->task.id = static_cast<int>(slots_.size());
   int ncpus = Cpus();
   s->task.cpu = spec.cpu >= 0 ? spec.cpu % ncpus : s->task.id % ncpus;
   s->task.spec = std::move(spec);
-  s->fiber = std::make_unique<Fiber>(&stacks_, [this, s] { Body(s); });
+  s->fiber.emplace(&stacks_, [this, s] { Body(s); });
   slots_.push_back(std::move(slot));
   enabled_stale_ = true;
   if (record_trace_) trace_.task_names.push_back(s->task.Comm());

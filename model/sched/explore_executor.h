@@ -7,6 +7,7 @@
 #define SQUASHLAB_MODEL_SCHED_EXPLORE_EXECUTOR_H_
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -50,7 +51,7 @@ class ExploreExecutor : public Executor {
  private:
   struct Slot {
     Task task;
-    std::unique_ptr<Fiber> fiber;
+    std::optional<Fiber> fiber;  // in place: no allocation per task
     const char* pending_op = "start";
     uint64_t pending_arg = 0;
     bool woken = false;
@@ -59,6 +60,7 @@ class ExploreExecutor : public Executor {
   // depends on (a task spawned, blocked, woken, finished, started, or
   // gating its CPU: enabled_stale_).
   void RefreshEnabled();
+  std::unique_ptr<Slot> NewSlot();
   // t blocked or woke: out of / into enabled_ (or enabled_ made stale).
   void DropEnabled(const Task& t);
   void AddEnabled(const Task& t);
@@ -107,6 +109,7 @@ class ExploreExecutor : public Executor {
   Strategy* strategy_ = nullptr;
   bool record_trace_ = false;
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::unique_ptr<Slot>> spare_;  // earlier runs' (NewSlot)
   // The running task (running_ is its Task: Executor::Running()).
   Slot* current_ = nullptr;
   void SetCurrent(Slot* s) {
