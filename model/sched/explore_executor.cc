@@ -337,8 +337,13 @@ void ExploreExecutor::DropEnabled(const Task& t) {
     enabled_stale_ = true;
     return;
   }
-  auto it = std::find(enabled_.begin(), enabled_.end(), t.id);
-  if (it != enabled_.end()) enabled_.erase(it);
+  // By hand: a few ids, where erase and insert would call memmove.
+  const size_t n = enabled_.size();
+  size_t i = 0;
+  while (i < n && enabled_[i] != t.id) i++;
+  if (i == n) return;
+  for (; i + 1 < n; i++) enabled_[i] = enabled_[i + 1];
+  enabled_.pop_back();
 }
 
 void ExploreExecutor::AddEnabled(const Task& t) {
@@ -347,8 +352,9 @@ void ExploreExecutor::AddEnabled(const Task& t) {
     enabled_stale_ = true;
     return;
   }
-  enabled_.insert(std::upper_bound(enabled_.begin(), enabled_.end(), t.id),
-                  t.id);
+  enabled_.push_back(t.id);
+  for (size_t i = enabled_.size() - 1; i > 0 && enabled_[i - 1] > t.id; i--)
+    std::swap(enabled_[i - 1], enabled_[i]);
 }
 
 void ExploreExecutor::RefreshEnabled() {
