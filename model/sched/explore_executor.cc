@@ -267,6 +267,37 @@ __attribute__((noinline)) void ExploreExecutor::LeavePoint(Slot* s) {
   if (stopping_) throw TaskOops{};
 }
 
+// A block or a wake-up changes only that task's membership while no task
+// gates a CPU (enabled_exact_): the set is then updated in place, in
+// ascending order as RefreshEnabled builds it, instead of rebuilt. A task
+// that gates its CPU as it blocks (a spin wait with preemption off) or
+// any gating since the last rebuild makes the set stale instead.
+SQL_ALWAYS_INLINE void ExploreExecutor::DropEnabled(const Task& t) {
+  if (enabled_stale_) return;
+  if (!enabled_exact_ || GateOf(t) != 0) {
+    enabled_stale_ = true;
+    return;
+  }
+  // By hand: a few ids, where erase and insert would call memmove.
+  const size_t n = enabled_.size();
+  size_t i = 0;
+  while (i < n && enabled_[i] != t.id) i++;
+  if (i == n) return;
+  for (; i + 1 < n; i++) enabled_[i] = enabled_[i + 1];
+  enabled_.pop_back();
+}
+
+SQL_ALWAYS_INLINE void ExploreExecutor::AddEnabled(const Task& t) {
+  if (enabled_stale_) return;
+  if (!enabled_exact_) {
+    enabled_stale_ = true;
+    return;
+  }
+  enabled_.push_back(t.id);
+  for (size_t i = enabled_.size() - 1; i > 0 && enabled_[i - 1] > t.id; i--)
+    std::swap(enabled_[i - 1], enabled_[i]);
+}
+
 void ExploreExecutor::WaitEvent(WaitList& wq,
                                 const std::function<bool()>& cond) {
   Slot* s = current_;
@@ -324,37 +355,6 @@ bool ExploreExecutor::Gated(const Slot& s) const {
     if (u.preempt_count > 0 && !s.task.in_interrupt()) return true;
   }
   return false;
-}
-
-// A block or a wake-up changes only that task's membership while no task
-// gates a CPU (enabled_exact_): the set is then updated in place, in
-// ascending order as RefreshEnabled builds it, instead of rebuilt. A task
-// that gates its CPU as it blocks (a spin wait with preemption off) or
-// any gating since the last rebuild makes the set stale instead.
-void ExploreExecutor::DropEnabled(const Task& t) {
-  if (enabled_stale_) return;
-  if (!enabled_exact_ || GateOf(t) != 0) {
-    enabled_stale_ = true;
-    return;
-  }
-  // By hand: a few ids, where erase and insert would call memmove.
-  const size_t n = enabled_.size();
-  size_t i = 0;
-  while (i < n && enabled_[i] != t.id) i++;
-  if (i == n) return;
-  for (; i + 1 < n; i++) enabled_[i] = enabled_[i + 1];
-  enabled_.pop_back();
-}
-
-void ExploreExecutor::AddEnabled(const Task& t) {
-  if (enabled_stale_) return;
-  if (!enabled_exact_) {
-    enabled_stale_ = true;
-    return;
-  }
-  enabled_.push_back(t.id);
-  for (size_t i = enabled_.size() - 1; i > 0 && enabled_[i - 1] > t.id; i--)
-    std::swap(enabled_[i - 1], enabled_[i]);
 }
 
 void ExploreExecutor::RefreshEnabled() {
