@@ -225,7 +225,7 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
     if (concurrent_) exec_->WaitEvent(wq, [] { return true; });
     return;
   }
-  Task* t = exec_->Current();
+  Task* t = exec_->Running();
   if (t == nullptr)
     Bug(Check::kSleepOutsideTask, "BUG: sleeping outside any task", fn);
   if (!spin) ScheduleCheck(fn);

@@ -94,7 +94,7 @@ class Kernel : public RunHooks {
   static void SetCurrent(Kernel* k) { current_ = k; }
 
   const KernelConfig& config() const { return config_; }
-  Task* current_task() { return exec_->Current(); }  // the kernel's `current`
+  Task* current_task() { return exec_->Running(); }  // the kernel's `current`
   Task* Spawn(TaskSpec spec) { return exec_->Spawn(std::move(spec)); }
   void Charge(CostKind kind, uint64_t units = 1) { exec_->Charge(kind, units); }
   // The run's clock (virtual in simulate mode), and time passing for the
@@ -155,14 +155,14 @@ class Kernel : public RunHooks {
   // there, whether or not it would sleep this time.
   void MightSleep(const char* fn) {
     if (!config_.debug) return;
-    Task* t = exec_->Current();
+    Task* t = exec_->Running();
     if (t != nullptr && t->atomic()) MightSleepAtomic(t, fn);
   }
   // schedule()'s check: "BUG: scheduling while atomic" (fatal here: the
   // model cannot switch away from an atomic task) when the current task
   // really goes to sleep in atomic context.
   void ScheduleCheck(const char* fn) {
-    Task* t = exec_->Current();
+    Task* t = exec_->Running();
     if (t != nullptr && t->atomic()) SchedulingWhileAtomic(t, fn);
   }
   // Sleeps on wq until cond() (the caller made the scheduling point and the

@@ -38,6 +38,11 @@ class Executor {
   virtual Task* Spawn(TaskSpec spec) = 0;
   // The task running on this thread, or nullptr outside any task.
   virtual Task* Current() = 0;
+  // Current() without the virtual call, for the kernel API's hot paths
+  // (every call asks): an executor that runs one task at a time on one
+  // thread keeps it in running_ (tracks_running_), the others answer
+  // through Current().
+  Task* Running() { return tracks_running_ ? running_ : Current(); }
   // A scheduling point before the operation `op` on object `arg`.
   virtual void Point(const char* op, uint64_t arg) = 0;
   // Sleeps on `wq` until cond() holds; cond() is re-checked after every
@@ -85,6 +90,8 @@ class Executor {
   int Cpus() const { return hooks_ ? hooks_->Cpus() : 1; }
 
   RunHooks* hooks_ = nullptr;
+  bool tracks_running_ = false;
+  Task* running_ = nullptr;  // when tracks_running_: what Current() returns
 };
 
 }  // namespace squashlab

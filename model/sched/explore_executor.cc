@@ -4,10 +4,7 @@
 
 #include <algorithm>
 
-#include "model/sched/wait_list.h"
-
-// The run loop's helpers that sit on every step's path.
-#define SQL_ALWAYS_INLINE inline __attribute__((always_inline))
+#include "model/sched/explore_executor_inl.h"
 
 namespace squashlab {
 namespace {
@@ -18,45 +15,57 @@ constexpr size_t kStackSize = 256 << 10;
 #endif
 }  // namespace
 
-namespace {
-// What a task gates on its CPU (see Gated), as StepInfo says it.
-int GateOf(const Task& t) {
-  return (t.preempt_count > 0 ? StepInfo::kGatesPreemption : 0) |
-         (t.irqs_disabled > 0 ? StepInfo::kGatesInterrupts : 0);
+ExploreExecutor::ExploreExecutor() : stacks_(kStackSize) {
+  tracks_running_ = true;
 }
-}  // namespace
-
-ExploreExecutor::ExploreExecutor() : stacks_(kStackSize) {}
 ExploreExecutor::~ExploreExecutor() { KillAll(); }
 
 void ExploreExecutor::Reset(Strategy* strategy, bool record_trace) {
   KillAll();
+  for (auto& slot : slots_) spare_.push_back(std::move(slot));
   slots_.clear();
   strategy_ = strategy;
   record_trace_ = record_trace;
   wants_steps_ = strategy != nullptr && strategy->WantsSteps();
   uniform_ = nullptr;
-  current_ = nullptr;
+  SetCurrent(nullptr);
   stopping_ = false;
   abandoned_ = false;
   steps_ = 0;
   switches_ = 0;
   preemptions_ = 0;
-  choices_.clear();
+  nchoices_ = 0;  // the storage stays: PushChoice
   enabled_stale_ = true;
   handoff_ = false;
   continue_inline_ = false;
+  fast_points_ = false;
   trace_ = ScheduleTrace{};
 }
 
+// A slot of an earlier run is reused: the run's tasks, their fibers and
+// the capacity of their lists then cost no allocation.
+std::unique_ptr<ExploreExecutor::Slot> ExploreExecutor::NewSlot() {
+  if (spare_.empty()) return std::make_unique<Slot>();
+  std::unique_ptr<Slot> slot = std::move(spare_.back());
+  spare_.pop_back();
+  std::vector<const char*> held = std::move(slot->task.held_locks);
+  held.clear();
+  slot->task = Task{};
+  slot->task.held_locks = std::move(held);
+  slot->pending_op = "start";
+  slot->pending_arg = 0;
+  slot->woken = false;
+  return slot;
+}
+
 Task* ExploreExecutor::Spawn(TaskSpec spec) {
-  auto slot = std::make_unique<Slot>();
+  std::unique_ptr<Slot> slot = NewSlot();
   Slot* s = slot.get();
   s->task.id = static_cast<int>(slots_.size());
   int ncpus = Cpus();
   s->task.cpu = spec.cpu >= 0 ? spec.cpu % ncpus : s->task.id % ncpus;
   s->task.spec = std::move(spec);
-  s->fiber = std::make_unique<Fiber>(&stacks_, [this, s] { Body(s); });
+  s->fiber.emplace(&stacks_, [this, s] { Body(s); });
   slots_.push_back(std::move(slot));
   enabled_stale_ = true;
   if (record_trace_) trace_.task_names.push_back(s->task.Comm());
@@ -83,150 +92,6 @@ void ExploreExecutor::RecordTraceEvent(const Slot& s, bool preempted) {
   e.preempted = preempted;
   e.woken = s.woken;
   trace_.events.push_back(e);
-}
-
-// Inlined into the two places a step begins (RunSlice, ContinueInline):
-// both are on every step's path.
-SQL_ALWAYS_INLINE void ExploreExecutor::BeginSlice(Slot* s, bool preempted) {
-  if (record_trace_) RecordTraceEvent(*s, preempted);
-  s->woken = false;
-  steps_++;
-  if (!s->task.started) {
-    s->task.started = true;
-    enabled_stale_ = true;  // a started interrupt handler gates its CPU
-  }
-  gate_before_ = GateOf(s->task);
-}
-
-// Inlined into Run, ContinueInline and WaitEvent (every step decides).
-// The decision goes straight into decision_: a Decision built on the
-// stack and copied out field by field was read back whole before its
-// stores had landed (a store-forwarding stall on every step).
-SQL_ALWAYS_INLINE void ExploreExecutor::Decide(int last) {
-  Decision& d = decision_;
-  bool last_enabled;
-  if (enabled_stale_) {
-    RefreshEnabled();
-    last_enabled = last >= 0 && std::find(enabled_.begin(), enabled_.end(),
-                                          last) != enabled_.end();
-  } else {
-    last_enabled = last >= 0;  // the set it was picked from, unchanged
-  }
-  d.preempted = false;
-  if (enabled_.empty()) {
-    d.kind = Decision::kNoneEnabled;
-    d.pick = -1;
-    return;
-  }
-  int pick = enabled_[0];
-  if (enabled_.size() > 1) {
-    pick = uniform_ != nullptr
-               ? enabled_[uniform_->Below(enabled_.size())]
-               : strategy_->Pick(enabled_, last, last_enabled, steps_);
-    if (pick == Strategy::kAbandonRun) {
-      d.kind = Decision::kAbandon;
-      d.pick = pick;
-      return;
-    }
-    choices_.push_back(pick);
-  }
-  d.kind = Decision::kRun;
-  d.pick = pick;
-  d.preempted = last_enabled && pick != last;
-  if (d.preempted) preemptions_++;
-}
-
-// Inside task s, at its point: what the scheduler would do once s
-// suspended (the end of the step, the step limit, the next decision), done
-// here. When the decision is s itself, its next step starts without a
-// switch; otherwise the decision is handed over with the switch.
-SQL_ALWAYS_INLINE bool ExploreExecutor::ContinueInline(Slot* s) {
-  const int gate = GateOf(s->task);
-  if (gate != gate_before_) {
-    enabled_stale_ = true;
-    gate_before_ = gate;
-  }
-  if (stopping_ || steps_ > max_steps_) return false;  // Run decides
-  Decide(s->task.id);
-  if (decision_.kind != Decision::kRun || decision_.pick != s->task.id) {
-    handoff_ = true;
-    return false;
-  }
-  BeginSlice(s, decision_.preempted);
-  return true;
-}
-
-// From task s, whose step has ended: the task decision_ picked (not s)
-// starts its step here, and its fiber runs in s's place (Switch learns
-// from current_ who comes back). Returns when s runs again.
-SQL_ALWAYS_INLINE void ExploreExecutor::HandOver(Slot* s) {
-  handoff_ = false;
-  Slot* next = slots_[decision_.pick].get();
-  BeginSlice(next, decision_.preempted);
-  switches_++;
-  current_ = next;
-  s->fiber->SwitchTo(*next->fiber);
-}
-
-void ExploreExecutor::Point(const char* op, uint64_t arg) {
-  Slot* s = current_;
-  if (s == nullptr) return;  // setup and quiescence code run outside tasks
-  s->pending_op = op;
-  s->pending_arg = arg;
-  if (continue_inline_) {
-    if (ContinueInline(s)) return;
-    if (Fiber::kCanSwitchDirectly && handoff_ &&
-        decision_.kind == Decision::kRun) {
-      HandOver(s);
-      if (stopping_) throw TaskOops{};
-      return;
-    }
-  }
-  s->fiber->Suspend();
-  if (stopping_) throw TaskOops{};
-}
-
-void ExploreExecutor::WaitEvent(WaitList& wq,
-                                const std::function<bool()>& cond) {
-  Slot* s = current_;
-  while (!cond()) {
-    s->task.state = TaskState::kBlocked;
-    s->task.blocked_on = &wq;
-    wq.waiters.push_back(&s->task);
-    if (wants_steps_) step_waited_.push_back(&wq);
-    s->pending_op = s->task.blocked_in;
-    s->woken = true;
-    enabled_stale_ = true;
-    // The scheduler's next decision, made here as at a point (s, blocked,
-    // is not among the enabled tasks): the chosen task runs in its place.
-    // The step limit, a stop and the end of the run (no task enabled, the
-    // strategy abandoning it) are the scheduler's.
-    if (Fiber::kCanSwitchDirectly && continue_inline_ && !stopping_ &&
-        steps_ <= max_steps_) {
-      Decide(s->task.id);
-      if (decision_.kind == Decision::kRun) {
-        HandOver(s);
-      } else {
-        handoff_ = true;
-        s->fiber->Suspend();
-      }
-    } else {
-      s->fiber->Suspend();
-    }
-    if (stopping_) throw TaskOops{};
-  }
-}
-
-void ExploreExecutor::WakeUp(WaitList& wq) {
-  if (wants_steps_) step_woke_.push_back(&wq);
-  for (Task* t : wq.waiters) {
-    if (t->state == TaskState::kBlocked && t->blocked_on == &wq) {
-      t->state = TaskState::kRunnable;
-      t->blocked_on = nullptr;
-      enabled_stale_ = true;
-    }
-  }
-  wq.waiters.clear();
 }
 
 // A task cannot run while another task on its CPU is inside an interrupt
@@ -256,6 +121,7 @@ void ExploreExecutor::RefreshEnabled() {
     any_atomic |= t.started && t.atomic();
     if (t.state == TaskState::kRunnable) out->push_back(t.id);
   }
+  enabled_exact_ = !any_atomic;
   if (!any_atomic) return;  // the common case: nothing gates a CPU
   size_t kept = 0;
   for (int id : *out)
@@ -273,16 +139,17 @@ int ExploreExecutor::RunSlice(int id, bool preempted) {
     return id;
   }
   Slot* ran = Switch(s);
-  if (GateOf(ran->task) != gate_before_) enabled_stale_ = true;
+  if (explore_internal::GateOf(ran->task) != gate_before_)
+    enabled_stale_ = true;
   return ran->task.id;
 }
 
 ExploreExecutor::Slot* ExploreExecutor::Switch(Slot* s) {
   switches_++;
-  current_ = s;
+  SetCurrent(s);
   s->fiber->Resume();
   Slot* ran = current_;  // s, or a task s's fiber switched to (Point)
-  current_ = nullptr;
+  SetCurrent(nullptr);
   if (ran->fiber->finished()) {
     ran->task.state = TaskState::kDone;
     ran->fiber.reset();  // the stack goes back to the pool
@@ -302,7 +169,7 @@ void ExploreExecutor::ObservedSlice(Slot* s) {
   step_waited_.clear();
   step_woke_.clear();
   Switch(s);
-  const int gate_after = GateOf(s->task);
+  const int gate_after = explore_internal::GateOf(s->task);
   if (gate_after != gate_before) enabled_stale_ = true;
   StepInfo info;
   info.task = s->task.id;
@@ -338,6 +205,7 @@ RunOutcome ExploreExecutor::Run() {
   uniform_ = strategy_->UniformPicks();
   // Steps a strategy watches, and traced steps, each go through here.
   continue_inline_ = !wants_steps_ && !record_trace_;
+  fast_points_ = continue_inline_ && uniform_ != nullptr;
   max_steps_ = kernel.MaxSteps();
   enabled_stale_ = true;
   handoff_ = false;
@@ -378,9 +246,9 @@ void ExploreExecutor::KillAll() {
   handoff_ = false;
   for (auto& s : slots_) {
     while (s->fiber && !s->fiber->finished()) {
-      current_ = s.get();
+      SetCurrent(s.get());
       s->fiber->Resume();
-      current_ = nullptr;
+      SetCurrent(nullptr);
     }
     s->task.state = TaskState::kDone;
     s->fiber.reset();

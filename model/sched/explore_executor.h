@@ -7,6 +7,8 @@
 #define SQUASHLAB_MODEL_SCHED_EXPLORE_EXECUTOR_H_
 
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "model/sched/executor.h"
@@ -25,7 +27,7 @@ class ExploreExecutor : public Executor {
   void Reset(Strategy* strategy, bool record_trace);
 
   Task* Spawn(TaskSpec spec) override;
-  Task* Current() override { return current_ ? &current_->task : nullptr; }
+  Task* Current() override { return running_; }
   void Point(const char* op, uint64_t arg) override;
   void WaitEvent(WaitList& wq, const std::function<bool()>& cond) override;
   void WakeUp(WaitList& wq) override;
@@ -37,7 +39,7 @@ class ExploreExecutor : public Executor {
   RunOutcome Run() override;
   const char* Name() const override { return "explore"; }
 
-  const std::vector<int>& choices() const { return choices_; }
+  std::span<const int> choices() const { return {choices_.data(), nchoices_}; }
   int preemptions() const { return preemptions_; }
   // Fiber switches (a resume and the suspend back). A step whose task the
   // strategy picks again continues without one (ContinueInline).
@@ -49,7 +51,7 @@ class ExploreExecutor : public Executor {
  private:
   struct Slot {
     Task task;
-    std::unique_ptr<Fiber> fiber;
+    std::optional<Fiber> fiber;  // in place: no allocation per task
     const char* pending_op = "start";
     uint64_t pending_arg = 0;
     bool woken = false;
@@ -58,6 +60,10 @@ class ExploreExecutor : public Executor {
   // depends on (a task spawned, blocked, woken, finished, started, or
   // gating its CPU: enabled_stale_).
   void RefreshEnabled();
+  std::unique_ptr<Slot> NewSlot();
+  // t blocked or woke: out of / into enabled_ (or enabled_ made stale).
+  void DropEnabled(const Task& t);
+  void AddEnabled(const Task& t);
   bool Gated(const Slot& s) const;
   // The scheduler's choice once a task reached its point: run `pick` (a
   // preemption when `preempted`), or end the run.
@@ -66,7 +72,11 @@ class ExploreExecutor : public Executor {
     int pick = -1;
     bool preempted = false;
   };
-  void Decide(int last);  // into decision_
+  // Into decision_. last_running: `last` is the running task at its
+  // point (so in an unchanged set).
+  void Decide(int last, bool last_running = false);
+  void PushChoice(int pick);
+  void GrowChoices();
   // Steps from the task `id`'s point on, until the scheduler is needed
   // again (Point may run further steps, of it and of others, without it).
   // Returns the task whose step ran last.
@@ -82,6 +92,11 @@ class ExploreExecutor : public Executor {
   // Point switches to the chosen task directly, or hands the decision to
   // Run (handoff_).
   bool ContinueInline(Slot* s);
+  // Point's paths other than its fast one: the full decision at the
+  // point, and the way out when s does not go on (the switch, or the
+  // scheduler).
+  void PointSlow(Slot* s);
+  void LeavePoint(Slot* s);
   // From s, its step over: runs the task decision_ picked in its place.
   void HandOver(Slot* s);
   // RunSlice's step for strategies that watch steps (Strategy::OnStep).
@@ -94,19 +109,32 @@ class ExploreExecutor : public Executor {
   Strategy* strategy_ = nullptr;
   bool record_trace_ = false;
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::unique_ptr<Slot>> spare_;  // earlier runs' (NewSlot)
+  // The running task (running_ is its Task: Executor::Running()).
   Slot* current_ = nullptr;
+  void SetCurrent(Slot* s) {
+    current_ = s;
+    running_ = s != nullptr ? &s->task : nullptr;
+  }
   bool stopping_ = false;
   bool abandoned_ = false;
   std::vector<const void*> step_waited_, step_woke_;  // this step's wait queues
   long steps_ = 0;
   long switches_ = 0;
   int preemptions_ = 0;
+  // The run's choices are choices_[0, nchoices_); the vector is storage,
+  // grown by PushChoice and kept across runs.
   std::vector<int> choices_;
+  size_t nchoices_ = 0;
   std::vector<int> enabled_;
   bool enabled_stale_ = true;
+  // enabled_ is exactly the runnable tasks: nothing gated a CPU when it
+  // was last rebuilt, and nothing has since (else enabled_stale_).
+  bool enabled_exact_ = false;
   bool wants_steps_ = false;      // strategy_->WantsSteps(), for this run
   Rng* uniform_ = nullptr;        // strategy_->UniformPicks(), for this run
   bool continue_inline_ = false;  // decisions may be made in Point
+  bool fast_points_ = false;      // and uniform ones without a call
   bool handoff_ = false;          // decision_ was made in Point
   Decision decision_;
   int gate_before_ = 0;  // GateOf the running task when its step began

@@ -53,7 +53,7 @@ RunResult Explorer::RunOnce(const RunSpec& sc, Strategy& strategy,
   r.switches = exec_.switches();
   r.seed = seed;
   r.strategy = strategy.Name();
-  r.choices = exec_.choices();
+  r.choices.assign(exec_.choices().begin(), exec_.choices().end());
   r.pruned = exec_.abandoned();
   if (trace) r.trace = std::move(exec_.trace());
   r.more = strategy.EndRun(r.steps);

@@ -32,20 +32,11 @@
 namespace squashlab {
 namespace ctx = boost::context::detail;
 
+using fiber_internal::Handover;
+using fiber_internal::Land;
+
 namespace {
 constexpr size_t kGuard = 4096;
-
-// What a jump hands over: where the context that jumped (a fiber, or the
-// scheduler) is to be saved, and the fiber jumped to (Entry needs it).
-struct Handover {
-  ctx::fcontext_t* save;
-  Fiber* to;
-};
-
-// Back on a stack after a jump: save the context that jumped here.
-inline void Land(ctx::transfer_t from) {
-  *static_cast<Handover*>(from.data)->save = from.fctx;
-}
 }  // namespace
 
 #if defined(__x86_64__) && defined(__ELF__)
@@ -60,12 +51,14 @@ inline void Land(ctx::transfer_t from) {
 // predicted from the same call sites, rather than all off by one entry.
 // The frame is Boost's (make_fcontext builds the first one): r12-r15, rbx,
 // rbp at 0x8-0x30 (0x0 holds Boost's MXCSR and control word, unused
-// here) and the return address at 0x38.
-extern "C" ctx::transfer_t squashlab_jump_fcontext(ctx::fcontext_t to,
-                                                   void* data);
+// here) and the return address at 0x38. Global (SwitchTo, inline in
+// fiber.h, calls it from the explore executor) but hidden: called
+// directly, never through the PLT.
 asm(R"(
   .text
   .p2align 4
+  .globl squashlab_jump_fcontext
+  .hidden squashlab_jump_fcontext
   .type squashlab_jump_fcontext,@function
 squashlab_jump_fcontext:
   leaq -0x38(%rsp), %rsp
@@ -89,10 +82,8 @@ squashlab_jump_fcontext:
   ret
   .size squashlab_jump_fcontext,.-squashlab_jump_fcontext
 )");
-#define SQL_JUMP squashlab_jump_fcontext
-#else
-#define SQL_JUMP ctx::jump_fcontext
 #endif
+#define SQL_JUMP fiber_internal::Jump
 
 StackPool::StackPool(size_t stack_size) : stack_size_(stack_size) {}
 
@@ -188,12 +179,6 @@ void Fiber::Suspend() {
   Handover h{&self_, nullptr};
   Land(SQL_JUMP(*pool_->home(), &h));
   SwitchIn();
-}
-
-void Fiber::SwitchTo(Fiber& next) {
-  if (!kCanSwitchDirectly) std::abort();  // the sanitizers would not know
-  Handover h{&self_, &next};
-  Land(SQL_JUMP(next.self_, &h));
 }
 
 void Fiber::Entry(ctx::transfer_t from) {

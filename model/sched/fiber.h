@@ -12,6 +12,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -25,6 +26,34 @@
 #endif
 
 namespace squashlab {
+
+class Fiber;
+
+namespace fiber_internal {
+namespace ctx = boost::context::detail;
+// What a jump hands over: where the context that jumped (a fiber, or the
+// scheduler) is to be saved, and the fiber jumped to (Entry needs it).
+struct Handover {
+  ctx::fcontext_t* save;
+  Fiber* to;
+};
+// Back on a stack after a jump: save the context that jumped here.
+inline void Land(ctx::transfer_t from) {
+  *static_cast<Handover*>(from.data)->save = from.fctx;
+}
+#if defined(__x86_64__) && defined(__ELF__)
+// fiber.cc's jump (Boost's, trimmed).
+extern "C" ctx::transfer_t squashlab_jump_fcontext(ctx::fcontext_t to,
+                                                   void* data);
+inline ctx::transfer_t Jump(ctx::fcontext_t to, void* data) {
+  return squashlab_jump_fcontext(to, data);
+}
+#else
+inline ctx::transfer_t Jump(ctx::fcontext_t to, void* data) {
+  return ctx::jump_fcontext(to, data);
+}
+#endif
+}  // namespace fiber_internal
 
 // Stacks reused across fibers and runs (first touch of fresh memory costs
 // ~15 us per 4 KiB page here), and the context of the scheduler the pool's
@@ -73,7 +102,13 @@ class Fiber {
 #else
       true;
 #endif
-  void SwitchTo(Fiber& next);
+  // Inline: the explore executor's task-to-task switch makes the jump
+  // from its own frame.
+  void SwitchTo(Fiber& next) {
+    if (!kCanSwitchDirectly) std::abort();  // the sanitizers would not know
+    fiber_internal::Handover h{&self_, &next};
+    fiber_internal::Land(fiber_internal::Jump(next.self_, &h));
+  }
   bool finished() const { return finished_; }
 
  private:

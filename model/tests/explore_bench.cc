@@ -131,9 +131,10 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "explore executor, 3 tasks, one core; a step is one scheduling "
-      "point (a\nstrategy decision); a task switch is one scheduler->task "
-      "resume plus the task's\nsuspend back (two Boost.Context jumps): a step "
-      "whose task is picked again\ncontinues without one\n");
+      "point (a\nstrategy decision); a task switch is one Boost.Context "
+      "jump from task to task,\nor a resume from the scheduler with the "
+      "suspend back: a step whose task is\npicked again continues without "
+      "one\n");
   for (const char* strategy : {"random", "pct"})
     if (only == nullptr || std::strcmp(only, strategy) == 0)
       squashlab::Bench(strategy, seconds, runs);
