@@ -40,7 +40,8 @@ void AddCellOptions(CLI::App* c, VerifyOptions* opt) {
 void AddPlanOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_option(
        "--faults", opt->faults,
-       "eio, reada or bitflip (or an hw_emul fault plan with --device)")
+       "eio, reada or bitflip (bitflip: gzip or xz images, whose codecs "
+       "check what they decode), or an hw_emul fault plan with --device")
       ->type_name("PLAN");
   c->add_option("--device", opt->device,
                 "an hw_emul device instead of the RAM disk (emmc-hs200, "

@@ -30,6 +30,21 @@ expect_exit 1 --variant async-2013 --decomp single --budget 60 --first-only
 expect_exit 2 --variant async-2013 --expect async-2013
 expect_exit 2 --budget 1 --strategy nosuch
 
+# The bitflip plan only on images whose codec checks what it decodes: a flip
+# in a zstd block is wrong bytes the kernel returns too (a usage error, with
+# the reason), in an xz block an error the read path must turn into EIO.
+images="${TEST_SRCDIR:-}/squashlab/testdata"
+expect_exit 2 --variant sync-3.13 --decomp single --budget 20 --faults bitflip \
+  --image "$images/tree_zstd.sqfs"
+msg="$("$bin" verify --variant sync-3.13 --decomp single --budget 20 \
+  --faults bitflip --image "$images/tree_lz4.sqfs" 2>&1)"
+[[ "$msg" == *"bitflip plan needs an image whose codec checks"* ]] || {
+  echo "FAIL: no reason for refusing bitflip on lz4: $msg"
+  failures=$((failures + 1))
+}
+expect_exit 0 --variant sync-3.13 --variant linux-6.12 --decomp single \
+  --budget 20 --faults bitflip --image "$images/tree_xz.sqfs"
+
 # The verdict reads from the end: the table, then one summary line (six
 # hand-written read paths and the two real kernels, one strategy each); the
 # listings only with -v.
