@@ -33,7 +33,8 @@ class CodecHeap {
   static void* ZAlloc(void* opaque, unsigned items, unsigned size);
   static void* AllocHook(void* opaque, size_t bytes);
   static void* CallocHook(void* opaque, size_t items, size_t size);
-  static void* ArrayHook(void* opaque, size_t items, size_t size);  // no zeroing
+  static void* ArrayHook(void* opaque, size_t items,
+                         size_t size);  // no zeroing
   static void FreeHook(void* opaque, void* p);
 
  private:
