@@ -46,6 +46,7 @@ CellResult Cell(std::shared_ptr<const ImageModel> img,
   s.dd_bs = bs;
   s.ncpus = cpu->ncpus;
   s.read_syscall_ns = cpu->read_syscall_ns;
+  s.read_syscall_on_device = cpu->read_syscall_on_device;
   return RunDdCell(img, s, MakeCostModel(*cpu, CommittedHostCosts(), content));
 }
 

@@ -302,6 +302,7 @@ StatusOr<BenchResult> RunFidelity(const BenchOptions& opt,
           s.dd_bs = bs;
           s.ncpus = kvm_cpu->ncpus;
           s.read_syscall_ns = kvm_cpu->read_syscall_ns;
+          s.read_syscall_on_device = kvm_cpu->read_syscall_on_device;
           SteadyStateSpan(&s, b);
           cells.Add({*img, s, kvm_cost, is}, b);
         }
@@ -333,6 +334,7 @@ StatusOr<BenchResult> RunFidelity(const BenchOptions& opt,
         s.dd_bs = bs;
         s.ncpus = cpu->ncpus;
         s.read_syscall_ns = cpu->read_syscall_ns;
+        s.read_syscall_on_device = cpu->read_syscall_on_device;
         cells.Add({*img, s, cost, is}, 128 << 10, profile);
       }
   }
