@@ -238,9 +238,9 @@ DeviceTimeline::Slot DeviceTimeline::Schedule(uint64_t now_ns, uint64_t sector,
 
 DeviceTimeline::Slot DeviceTimeline::Reserve(uint64_t now_ns, uint64_t ns) {
   Slot s;
-  s.start_ns = std::max(
-      {now_ns, link_free_,
-       *std::max_element(channel_free_.begin(), channel_free_.end())});
+  s.start_ns =
+      std::max({now_ns, link_free_,
+                *std::max_element(channel_free_.begin(), channel_free_.end())});
   s.end_ns = s.start_ns + ns;
   for (uint64_t& ch : channel_free_) ch = s.end_ns;
   link_free_ = s.end_ns;

@@ -235,10 +235,10 @@ std::vector<ProfileConstant> ProfileConstants() {
 
 const std::vector<std::string>& MechanismConstantNames() {
   static const std::vector<std::string> kNames = {
-      "cpu_slowdown",    "work_hop_ns",         "ncpus",
-      "read_syscall_ns", "command_overhead_ns", "bandwidth_bytes_per_s",
-      "seek_ns",         "rotation_ns",         "max_request_bytes",
-      "command_bytes",   "queue_depth",         "channels",
+      "cpu_slowdown",    "work_hop_ns",           "ncpus",
+      "read_syscall_ns", "command_overhead_ns",   "bandwidth_bytes_per_s",
+      "seek_ns",         "rotation_ns",           "max_request_bytes",
+      "command_bytes",   "queue_depth",           "channels",
       "nr_requests",     "read_syscall_on_device"};
   return kNames;
 }
