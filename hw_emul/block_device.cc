@@ -268,6 +268,13 @@ void BlockDevice::HostLoop() {
   }
 }
 
+uint64_t BlockDevice::Occupy(uint64_t now_ns, uint64_t ns) {
+  std::lock_guard<std::mutex> l(mu_);
+  DeviceTimeline::Slot slot = timeline_.Reserve(now_ns, ns);
+  counters_.busy_ns = timeline_.busy_ns();
+  return slot.end_ns;
+}
+
 std::shared_ptr<BlockDevice::Completion> BlockDevice::DispatchLocked(
     std::unique_ptr<Request> r, uint64_t now) {
   const FaultPlan& plan = opt_.faults;

@@ -128,6 +128,11 @@ class BlockDevice : public BlockDriver {
     SubmitBatch(bios);
   }
 
+  // The device busy for `ns` with work that is not one of its queue's
+  // requests, after the requests it has started (DeviceTimeline::Reserve);
+  // returns when that ends on the run's clock. Requests dispatched later
+  // wait for it. Thread-safe.
+  uint64_t Occupy(uint64_t now_ns, uint64_t ns);
   // Snapshots; thread-safe.
   DeviceCounters counters() const;
   std::vector<RequestRecord> log() const;

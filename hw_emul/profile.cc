@@ -236,4 +236,18 @@ DeviceTimeline::Slot DeviceTimeline::Schedule(uint64_t now_ns, uint64_t sector,
   return s;
 }
 
+DeviceTimeline::Slot DeviceTimeline::Reserve(uint64_t now_ns, uint64_t ns) {
+  Slot s;
+  s.start_ns =
+      std::max({now_ns, link_free_,
+                *std::max_element(channel_free_.begin(), channel_free_.end())});
+  s.end_ns = s.start_ns + ns;
+  for (uint64_t& ch : channel_free_) ch = s.end_ns;
+  link_free_ = s.end_ns;
+  uint64_t from = std::max(s.start_ns, busy_until_);
+  if (s.end_ns > from) busy_ns_ += s.end_ns - from;
+  busy_until_ = std::max(busy_until_, s.end_ns);
+  return s;
+}
+
 }  // namespace squashlab

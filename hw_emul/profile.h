@@ -68,6 +68,10 @@ class DeviceTimeline {
   };
   // Schedules a request issued at `now_ns` for [sector, sector + bytes/512).
   Slot Schedule(uint64_t now_ns, uint64_t sector, uint64_t bytes);
+  // Holds every channel and the data link for `ns` from `now_ns` or from
+  // when the work already scheduled ends: the device busy with something
+  // that is not a request of this queue. Later requests start after it.
+  Slot Reserve(uint64_t now_ns, uint64_t ns);
   // Total ns some command was being serviced (union of busy intervals).
   uint64_t busy_ns() const { return busy_ns_; }
   void Reset();

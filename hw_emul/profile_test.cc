@@ -146,5 +146,19 @@ TEST(Timeline, DiskSeeksOnlyWhenNotSequential) {
             ServiceNs(p, 131072, true) + p.seek_ns.value + p.rotation_ns.value);
 }
 
+TEST(Timeline, AReservationHoldsEveryChannelAfterTheWorkStarted) {
+  const DeviceProfile& p = P("nvme");
+  DeviceTimeline t(p);
+  auto a = t.Schedule(0, 0, 131072);
+  auto r = t.Reserve(10, 5000000);  // issued while a runs
+  EXPECT_EQ(r.start_ns, a.end_ns);
+  EXPECT_EQ(r.end_ns, a.end_ns + 5000000);
+  auto b = t.Schedule(20, 1 << 20, 131072);  // any channel: after it
+  EXPECT_EQ(b.start_ns, r.end_ns);
+  EXPECT_EQ(t.busy_ns(), 2 * ServiceNs(p, 131072, true) + 5000000);
+  auto idle = t.Reserve(b.end_ns + 700, 100);  // an idle device: at once
+  EXPECT_EQ(idle.start_ns, b.end_ns + 700);
+}
+
 }  // namespace
 }  // namespace squashlab

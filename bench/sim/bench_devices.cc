@@ -57,6 +57,7 @@ StatusOr<BenchResult> RunEmmc(const BenchOptions& opt, std::ostream* progress) {
       s.dd_bs = 64 << 10;
       s.ncpus = cpu->ncpus;
       s.read_syscall_ns = cpu->read_syscall_ns;
+      s.read_syscall_on_device = cpu->read_syscall_on_device;
       jobs.push_back({*img, s, cost, is});
     }
   auto out = RunCells(jobs, opt.jobs, progress);
@@ -132,6 +133,7 @@ StatusOr<BenchResult> RunUsb(const BenchOptions& opt, std::ostream* progress) {
         s.dd_bs = row.bs;
         s.ncpus = cpu->ncpus;
         s.read_syscall_ns = cpu->read_syscall_ns;
+        s.read_syscall_on_device = cpu->read_syscall_on_device;
         jobs.push_back({*img, s, cost, is});
       }
   auto out = RunCells(jobs, opt.jobs, progress);

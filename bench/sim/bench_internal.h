@@ -17,6 +17,8 @@
 
 namespace squashlab {
 
+struct FidelityRow;
+
 struct ImageModel;
 
 struct CellJob {
@@ -59,6 +61,8 @@ StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt,
                                    std::ostream* progress);
 StatusOr<BenchResult> RunFidelity(const BenchOptions& opt,
                                   std::ostream* progress);
+// The fidelity rows of the 2018 RT thread (fidelity_rt.cc).
+Status AddRtRows(const BenchOptions& opt, std::vector<FidelityRow>* rows);
 
 }  // namespace squashlab
 

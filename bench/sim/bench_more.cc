@@ -137,6 +137,7 @@ StatusOr<BenchResult> RunBlocksize(const BenchOptions& opt,
           s.dd_bs = 64 << 10;
           s.ncpus = cpu->ncpus;
           s.read_syscall_ns = cpu->read_syscall_ns;
+          s.read_syscall_on_device = cpu->read_syscall_on_device;
           jobs.push_back({*img, s, cost, is});
         }
     }

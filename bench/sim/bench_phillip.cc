@@ -117,6 +117,7 @@ StatusOr<BenchResult> RunPhillip(const BenchOptions& opt,
         s.dd_bs = bs;
         s.ncpus = cpu->ncpus;
         s.read_syscall_ns = cpu->read_syscall_ns;
+        s.read_syscall_on_device = cpu->read_syscall_on_device;
         SteadyStateSpan(&s, b);
         jobs.push_back({*img, s, cost, is});
       }

@@ -46,6 +46,11 @@ struct CpuProfile {
   // shows one).
   uint64_t read_syscall_ns = 0;
   std::string syscall_source;
+  // Where that time goes: false, dd sleeps (the device and the other CPUs
+  // carry on with the read path's work); true, the device is busy with it
+  // (BlockDevice::Occupy), so readahead I/O waits behind it.
+  bool read_syscall_on_device = false;
+  std::string syscall_place_source;
   const std::string& Device() const {
     return device.empty() ? profile : device;
   }

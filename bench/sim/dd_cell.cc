@@ -118,11 +118,13 @@ uint64_t RoundUp(uint64_t v, uint64_t unit) {
 // dd: sequential reads of bs bytes, each checked against the oracle, with
 // the readahead window sampled after each read.
 void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle,
-             const CellSpec& spec, DdTimes* t, CellCounters* c) {
+             const CellSpec& spec, BlockDevice* dev, DdTimes* t,
+             CellCounters* c) {
   TaskSpec s;
   s.name = "dd";
   s.body = [ino, oracle, bs = spec.dd_bs, ra_pages = spec.ra_pages,
             per_call = spec.read_syscall_ns,
+            on_device = spec.read_syscall_on_device, dev,
             warmup = spec.measure_bytes ? spec.warmup_bytes : 0,
             measure = spec.measure_bytes, t, c] {
     Kernel& kk = Kernel::Current();
@@ -143,7 +145,12 @@ void SpawnDd(Kernel& k, inode* ino, const FileModel* oracle,
       }
       size_t want = static_cast<size_t>(
           std::min<uint64_t>(bs, oracle->content.size() - at));
-      if (per_call > 0) kk.Delay(per_call);
+      if (per_call > 0 && on_device) {
+        uint64_t end = dev->Occupy(kk.NowNs(), per_call);
+        kk.Delay(end - kk.NowNs());
+      } else if (per_call > 0) {
+        kk.Delay(per_call);
+      }
       long got = mm_file_read(f, buf.data(), bs, &pos);
       if (got != static_cast<long>(want) ||
           std::memcmp(buf.data(), oracle->content.data() + at, want) != 0) {
@@ -224,12 +231,12 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
     g_run.dev = dev;
     if (real) {
       SpawnLinuxMount(k, m, *image, real, real_options,
-                      [&k, m, &oracle, &spec, &times, &res] {
-                        SpawnDd(k, m->Find(oracle->name), oracle, spec, &times,
-                                &res.c);
+                      [&k, m, dev, &oracle, &spec, &times, &res] {
+                        SpawnDd(k, m->Find(oracle->name), oracle, spec, dev,
+                                &times, &res.c);
                       });
     } else {
-      SpawnDd(k, m->Find(oracle->name), oracle, spec, &times, &res.c);
+      SpawnDd(k, m->Find(oracle->name), oracle, spec, dev, &times, &res.c);
     }
     k.AtQuiescence([dev, &dev_counters] { dev_counters = dev->counters(); });
   };

@@ -29,6 +29,8 @@ struct CellSpec {
   // Time each dd read(2) call costs outside the file's page-cache read
   // (CpuProfile::read_syscall_ns): dd waits that long before each call.
   uint64_t read_syscall_ns = 0;
+  // That time holds the device (CpuProfile::read_syscall_on_device).
+  bool read_syscall_on_device = false;
   // dd reads the file from its start; with measure_bytes > 0 it stops after
   // warmup_bytes + measure_bytes and the rate is that of the measured span
   // alone (the steady state of a long file); 0: the whole file is read and

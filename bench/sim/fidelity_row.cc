@@ -87,20 +87,44 @@ BenchRecord FidelityRow::Record() const {
           {"mechanism", mechanism}};
 }
 
-std::string FidelityMarkdown(const BenchResult& r) {
-  std::ostringstream o;
-  o << "| figure | the thread | thread | simulated | error | target | "
-       "within | role | mechanism |\n";
-  o << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+namespace {
+
+// Rows within target, mean and largest |error| of the records `pick` takes.
+template <typename Pick>
+std::string Summary(const BenchResult& r, Pick pick) {
   int within = 0, n = 0;
   double sum_err = 0, max_err = 0;
   std::string max_id;
   for (const BenchRecord& rec : r.records) {
+    if (!pick(rec)) continue;
     n++;
     if (Text(rec, "within") == "yes") within++;
     double e = std::fabs(Number(rec, "error_pct"));
     sum_err += e;
     if (e > max_err) max_err = e, max_id = Text(rec, "id");
+  }
+  char err[96];
+  std::snprintf(err, sizeof err, "%.1f%%, largest %.1f%%",
+                n ? sum_err / n : 0.0, max_err);
+  return std::to_string(within) + " of " + std::to_string(n) +
+         " rows within their target; mean |error| over the rows " + err +
+         (max_id.empty() ? "" : " (" + max_id + ")");
+}
+
+bool FromRtThread(const BenchRecord& rec) {
+  return Text(rec, "source").rfind("2018 RT thread", 0) == 0;
+}
+
+}  // namespace
+
+std::string FidelityMarkdown(const BenchResult& r) {
+  std::ostringstream o;
+  o << "| figure | the thread | thread | simulated | error | target | "
+       "within | role | mechanism |\n";
+  o << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  bool rt = false;
+  for (const BenchRecord& rec : r.records) {
+    rt = rt || FromRtThread(rec);
     std::string unit = Text(rec, "unit");
     std::string sep = unit == "%" ? "" : " ";
     o << "| " << Text(rec, "id") << " | " << Text(rec, "source") << ": "
@@ -110,13 +134,12 @@ std::string FidelityMarkdown(const BenchResult& r) {
       << Text(rec, "within") << " | " << Text(rec, "role") << " | "
       << Text(rec, "mechanism") << " |\n";
   }
-  char err[96];
-  std::snprintf(err, sizeof err, "%.1f%%, largest %.1f%%",
-                n ? sum_err / n : 0.0, max_err);
-  o << "\n"
-    << within << " of " << n
-    << " rows within their target; mean |error| over the rows " << err
-    << (max_id.empty() ? "" : " (" + max_id + ")") << ".\n";
+  o << "\n" << Summary(r, [](const BenchRecord&) { return true; }) << ".\n";
+  if (rt) {
+    o << "The 2013 thread: "
+      << Summary(r, [](const BenchRecord& x) { return !FromRtThread(x); })
+      << "; the 2018 RT thread: " << Summary(r, FromRtThread) << ".\n";
+  }
   return o.str();
 }
 

@@ -228,12 +228,15 @@ def plot_latency(res, out):
 def plot_fidelity(res, out):
     """fidelity: every visible figure of the thread (black, hatched) beside
     its simulation (blue), one panel per kind: rates in MB/s (the thread's
-    MiB/s converted), async against sync in %, and counts (log). A stated
+    MiB/s converted), async against sync in %, counts (log) and the RT
+    thread's latencies (us, log). A stated
     range is a bar from its low to its high end; a figure, a bar from 0."""
     recs = res["records"]
     kinds = [("rates", lambda r: r["unit"] in ("MB/s", "MiB/s"), "MB/s"),
              ("async vs sync, 256K vs 128K", lambda r: r["unit"] == "%", "%"),
-             ("counts", lambda r: r["unit"] == "count", "count (log)")]
+             ("counts", lambda r: r["unit"] == "count", "count (log)"),
+             ("cyclictest worst wake-up (2018 RT thread)", lambda r: r["unit"] == "us",
+              "us (log)")]
     panels = [(name, [r for r in recs if pick(r)], xlabel) for name, pick, xlabel in kinds]
     panels = [p for p in panels if p[1]]
     heights = [max(2.5, 0.42 * len(p[1]) + 1) for p in panels]
@@ -245,7 +248,7 @@ def plot_fidelity(res, out):
             f = MIB_TO_MB if r["unit"] == "MiB/s" else 1
             lo, hi = r["thread_lo"] * f, r["thread_hi"] * f
             plo, phi = r["predicted_lo"] * f, r["predicted_hi"] * f
-            log = r["unit"] == "count"
+            log = r["unit"] in ("count", "us")
             base = 0.5 if log else 0
             top = max(hi, phi, 1)
 
@@ -262,15 +265,15 @@ def plot_fidelity(res, out):
         ax.set_yticklabels([("%s (%s)" % (r["id"], "yes" if r["within"] == "yes" else "NO"))
                             for r in rows])
         ax.invert_yaxis()
-        if name == "counts":
+        if xlabel.endswith("(log)"):
             ax.set_xscale("log")
             plain_log_ticks(ax.xaxis)
         ax.set_xlabel(xlabel)
         ax.set_title(name + " (within target?)")
         ax.grid(alpha=0.3, axis="x")
-    legend_outside(axes[0, 0], handles=[Patch(**MEASURED_BAR, label="measured (the 2013 thread)"),
+    legend_outside(axes[0, 0], handles=[Patch(**MEASURED_BAR, label="measured (the seed threads)"),
                                         Patch(label="simulated", **sim_style)])
-    fig.suptitle("fidelity: the thread's visible figures, measured vs simulated "
+    fig.suptitle("fidelity: the threads' visible figures, measured vs simulated "
                  "(MiB/s converted to MB/s)", y=1.0)
     fig.tight_layout()
     save(fig, out)
