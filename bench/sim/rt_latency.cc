@@ -114,6 +114,8 @@ RtLatencyResult RunRtLatency(std::shared_ptr<const ImageModel> image,
   for (auto& [codec, ns] : cost.decompress_ns_per_byte_by_codec)
     ns = res.decompress_ns_per_byte;
   cost.decompress_ns_per_byte = res.decompress_ns_per_byte;
+  // PREEMPT_RT: preemptible code is preemptible anywhere (1 us resolution).
+  cost.preemptible_charge_slice_ns = 1000;
   SimulateExecutor exec(cost);
   KernelConfig config;
   config.ncpus = opt.ncpus;

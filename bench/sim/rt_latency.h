@@ -5,8 +5,10 @@
 // (QSPI NOR flash by default), while a cyclictest-like task per CPU, at the
 // highest priority, wakes every period (absolute timer) and records how
 // late it ran. With the percpu strategy a block's whole decompression is
-// non-preemptible; with the RT local lock only one page of inflate output
-// (the kernel's zlib/xz wrappers fill one page per call) delays the waker.
+// non-preemptible; with the RT local lock none of it is: on PREEMPT_RT
+// kmap_atomic only disables migration and the inflate can be preempted at
+// any instruction (CostModel::preemptible_charge_slice_ns), so the waker
+// waits only for a context switch.
 //
 // The decompression cost is not fitted to the seed: it is this machine's
 // measured codec cost per output byte (docs/) times an assumed ratio

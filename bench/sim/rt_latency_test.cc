@@ -4,7 +4,7 @@
 // cyclictest task per CPU, with the decompression cost of an embedded core
 // derived from this machine's codec cost (not fitted to the seed). With the
 // percpu strategy (get_cpu_ptr) the waker sees a whole block's decompression;
-// with the RT local lock at most about one page of inflate output; sleeping
+// with the RT local lock none of it (preemptible anywhere); sleeping
 // inside a percpu section is reported as scheduling while atomic, in
 // explore and in simulate mode.
 #include "bench/sim/rt_latency.h"
@@ -65,10 +65,15 @@ void ExpectSeedShape(const std::string& codec) {
   // percpu: a whole block without preemption, nearly all of it seen.
   EXPECT_GT(static_cast<double>(worst[2]), 0.7 * block_ns);
   EXPECT_LT(static_cast<double>(worst[2]), 1.2 * block_ns + 200000);
-  // Preemptible on RT: a page of inflate output plus scheduling overheads.
-  for (int i : {0, 1, 3})
-    EXPECT_LT(static_cast<double>(worst[i]), 1.5 * page_ns + 50000) << names[i];
-  EXPECT_LT(worst[3] * 10, worst[2]);
+  // Preemptible on RT (kmap_atomic only disables migration there, and the
+  // inflate is preemptible anywhere): the waker sees no part of the
+  // decompression, not even a page of it; what is left is scheduling
+  // overhead, the same for every codec.
+  for (int i : {0, 1, 3}) {
+    EXPECT_LT(static_cast<double>(worst[i]), 0.5 * page_ns) << names[i];
+    EXPECT_LT(worst[i], 20000u) << names[i];
+  }
+  EXPECT_LT(worst[3] * 100, worst[2]);
 }
 
 TEST(RtLatency, PercpuIsLongLocallockIsShortGzip) { ExpectSeedShape("gzip"); }

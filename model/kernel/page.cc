@@ -259,12 +259,24 @@ void* kmap(page* p) {
   return page_address(p);
 }
 void kunmap(page* p) { CheckPage(p, "kunmap"); }
+// kmap_atomic disables page faults and preemption; on PREEMPT_RT only
+// migration (highmem-internal.h: migrate_disable when CONFIG_PREEMPT_RT;
+// the 4.x -rt patches' preempt_disable_nort was a no-op there), so the
+// holder stays preemptible.
 void* kmap_atomic(page* p) {
   CheckPage(p, "kmap_atomic");
-  preempt_disable();
+  if (Kernel::Current().config().preempt_rt)
+    migrate_disable();
+  else
+    preempt_disable();
   return p->data;
 }
-void kunmap_atomic(void*) { preempt_enable(); }
+void kunmap_atomic(void*) {
+  if (Kernel::Current().config().preempt_rt)
+    migrate_enable();
+  else
+    preempt_enable();
+}
 void flush_dcache_page(page* p) { Enter(p, "flush_dcache_page"); }
 
 // At quiescence every page is unlocked, a page-cache page is uptodate or

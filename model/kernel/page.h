@@ -88,7 +88,8 @@ int PageDirty(page* p);
 void* page_address(page* p);
 void* kmap(page* p);
 void kunmap(page* p);
-void* kmap_atomic(page* p);  // disables preemption until kunmap_atomic
+// Disables preemption until kunmap_atomic (migration only on PREEMPT_RT).
+void* kmap_atomic(page* p);
 void kunmap_atomic(void* addr);
 void flush_dcache_page(page* p);
 

@@ -25,6 +25,13 @@ struct CostModel {
   uint64_t irq_entry_ns = 3000;
   uint64_t context_switch_ns = 2000;
   uint64_t timeslice_ns = 4000000;  // round robin among equal priorities
+  // A fully preemptible kernel (PREEMPT_RT): code outside preempt-off and
+  // irqs-off sections can be preempted at any instruction, so a charge of a
+  // preemptible task is cut into slices this long, each a chance for a
+  // waking task to take the CPU (the simulation's time resolution, not a
+  // cost). 0: a charge runs to the next scheduling point, as on a
+  // voluntary-preemption kernel.
+  uint64_t preemptible_charge_slice_ns = 0;
 
   uint64_t Cost(CostKind kind, uint64_t units, const char* codec) const;
 };

@@ -58,7 +58,20 @@ uint64_t SimulateExecutor::NowNs() {
 void SimulateExecutor::Charge(CostKind kind, uint64_t units,
                               const char* codec) {
   if (current_ == nullptr) return;
-  cpus_[current_cpu_].now += cost_.Cost(kind, units, codec);
+  uint64_t ns = cost_.Cost(kind, units, codec);
+  const uint64_t slice = cost_.preemptible_charge_slice_ns;
+  // Preemptible: give the event loop the CPU after every slice, so a task
+  // that became ready meanwhile (a timer, a wake-up from another CPU) can
+  // preempt in the middle of the charge.
+  while (slice > 0 && ns > slice && !current_->task.atomic()) {
+    cpus_[current_cpu_].now += slice;
+    ns -= slice;
+    Slot* s = current_;
+    s->pending_op = "preemptible";
+    s->fiber->Suspend();
+    if (stopping_) throw TaskOops{};
+  }
+  cpus_[current_cpu_].now += ns;
 }
 
 void SimulateExecutor::Point(const char* op, uint64_t arg) {

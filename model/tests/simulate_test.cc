@@ -113,6 +113,39 @@ TEST(Simulate, PreemptDisabledSectionDelaysAHigherPriorityTask) {
   EXPECT_LE(locallock, 100000u + 50);
 }
 
+// PREEMPT_RT: a charge of a preemptible task (here one 8 ms inflate charge
+// under kmap_atomic, which on RT only disables migration) is cut where a
+// task of higher priority wakes; under preempt_disable it is not.
+uint64_t OneLongCharge(bool preempt_off, uint64_t slice_ns) {
+  KernelConfig config;
+  config.ncpus = 1;
+  config.preempt_rt = true;
+  CostModel cost;
+  cost.preemptible_charge_slice_ns = slice_ns;
+  SimulateExecutor exec(cost);
+  Scenario sc{
+      "rt_charge", config, [preempt_off](Kernel& k) {
+        k.Spawn(Proc("reader", 0, 0, [preempt_off] {
+          if (preempt_off) preempt_disable();
+          Work(1, 8000000);
+          if (preempt_off) preempt_enable();
+        }));
+        k.Spawn(Proc("cyclictest", 99, 1000000, [] { model_point("wakeup"); }));
+      }};
+  ScenarioOutcome out = RunScenario(sc, exec, 1);
+  EXPECT_TRUE(out.ok()) << out.report.ToString();
+  return exec.stats(1).max_wakeup_latency_ns;
+}
+
+TEST(Simulate, PreemptibleChargesAreCutOnPreemptRt) {
+  // Without slicing the waker waits for the whole charge (~7 ms).
+  EXPECT_GT(OneLongCharge(false, 0), 6900000u);
+  // Sliced: at most one slice.
+  EXPECT_LE(OneLongCharge(false, 1000), 1000u);
+  // preempt_disable keeps the charge whole whatever the slice.
+  EXPECT_GT(OneLongCharge(true, 1000), 6900000u);
+}
+
 TEST(Simulate, InterruptsPreemptNonPreemptibleSections) {
   KernelConfig config;
   config.ncpus = 1;

@@ -202,6 +202,26 @@ TEST(ContextContract, LocalLockSleepsOnlyOnPreemptRt) {
   EXPECT_REPORT(RunTask(body), ReportKind::kSleepInvalidContext);
 }
 
+// kmap_atomic: preemption off (a mutex inside is scheduling while atomic);
+// on PREEMPT_RT only migration, so the holder may take a sleeping lock.
+TEST(ContextContract, KmapAtomicDisablesPreemptionExceptOnPreemptRt) {
+  auto body = [] {
+    static mutex m;
+    mutex_init(&m);
+    page* p = alloc_page(GFP_KERNEL);
+    void* addr = kmap_atomic(p);
+    (void)smp_processor_id();  // legal either way: migration is off
+    mutex_lock(&m);
+    mutex_unlock(&m);
+    kunmap_atomic(addr);
+    put_page(p);
+  };
+  KernelConfig rt;
+  rt.preempt_rt = true;
+  EXPECT_SILENT(RunTask(body, rt));
+  EXPECT_REPORT(RunTask(body), ReportKind::kSleepInvalidContext);
+}
+
 TEST(ContextContract, PreemptEnableUnderflow) {
   EXPECT_REPORT(RunTask([] { preempt_enable(); }), ReportKind::kBadContext);
 }
