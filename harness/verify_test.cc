@@ -142,6 +142,34 @@ TEST(Verify, Async2013IsCaughtInEveryClass) {
   }
 }
 
+// The seed's oops 1 on the production SLUB heap, not only on the debug
+// kernel: a page cache page freed by a kworker with flags error|uptodate
+// (both passes of a request ran). The class's first report in a cell may
+// be a page freed with uptodate only (the second pass alone), so a few
+// seeds are tried; each is deterministic.
+TEST(Verify, Async2013BadPageStateErrorUptodateOnTheProductionHeap) {
+  VerifyOptions opt;
+  opt.budget = 3000;
+  opt.strategy = "random";
+  opt.all_classes = true;
+  opt.minimise = false;
+  int found_at = 0;
+  for (uint64_t seed = 1; seed <= 12 && found_at == 0; seed++) {
+    opt.seed = seed;
+    CellResult c = ExploreScenarios(
+        Scenarios("async-2013", "single", {"rand"}, "", nullptr, "", "prod"),
+        opt, 0);
+    for (const auto& f : c.classes) {
+      const Report& r = f.failure.report;
+      if (r.kind == ReportKind::kBadPageState &&
+          r.task.rfind("kworker", 0) == 0 &&
+          r.body.find("(error|uptodate)") != std::string::npos)
+        found_at = static_cast<int>(seed);
+    }
+  }
+  EXPECT_GT(found_at, 0) << "no Bad page state with error|uptodate on prod";
+}
+
 // A class found behind another report (warnings do not end a run) is
 // minimised on itself, and its minimised token replays to it.
 TEST(Verify, ClassesBehindAWarningReplay) {
