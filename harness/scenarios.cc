@@ -172,6 +172,12 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_random_reader(k, ia, a, o, 3, 2);
     spawn_journal(k, "jbd2/sda1-8", 0, 12, 3);
     spawn_journal(k, "jbd2/sdb1-8", 1, 12, 3);
+  } else if (w == "klogd") {
+    o.comm = "rand1";
+    spawn_random_reader(k, ia, a, o, 3, 1);
+    o.comm = "rand2";
+    spawn_random_reader(k, ia, a, o, 3, 2);
+    spawn_klogd(k, 0, 6, 448);
   } else if (w == "reclaim") {
     o.comm = "dd";
     o.bs = 8192;
@@ -255,6 +261,9 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"jbd2",
        "the two random readers, and a journal thread on each CPU looking up "
        "buffers of its own device (the bh LRU's evictions)"},
+      {"klogd",
+       "the two random readers, and a syslog daemon sending messages from "
+       "kmalloc(448) buffers (the seed's klogd: kmalloc-512)"},
   };
   return kAll;
 }

@@ -12,6 +12,7 @@
 #include "model/kernel/kernel.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/ram_disk.h"
+#include "model/kernel/slab.h"
 #include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
 #include "model/variants/image_model.h"
@@ -116,6 +117,23 @@ void spawn_journal(Kernel& k, const std::string& comm, int cpu, int rounds,
       for (int i = 0; i < per_round; i++)
         brelse(__getblk(disk->bdev(), next++ % 64, 1024));
       msleep(5);  // the commit interval
+    }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_klogd(Kernel& k, int cpu, int rounds, size_t bytes) {
+  TaskSpec s = Spec("klogd", cpu);
+  s.body = [rounds, bytes] {
+    for (int r = 0; r < rounds; r++) {
+      char* skb = static_cast<char*>(kmalloc(bytes, GFP_KERNEL));
+      if (skb == nullptr) return;
+      std::snprintf(skb, bytes,
+                    "<1>Dec 2 05:%02d:00 squashlab kernel: SQUASHFS error: "
+                    "squashfs_read_data failed to read block",
+                    r % 60);
+      msleep(1);  // the message on its way to the socket
+      kfree(skb);
     }
   };
   k.Spawn(std::move(s));

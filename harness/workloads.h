@@ -43,6 +43,13 @@ void spawn_reclaim(Kernel& k, inode* ino, int rounds);
 // the end (__brelse).
 void spawn_journal(Kernel& k, const std::string& comm, int cpu, int rounds,
                    int per_round);
+// A syslog daemon on `cpu` (the seed's klogd): each of `rounds` messages
+// is a kmalloc of `bytes` (the seed's __alloc_skb asked 448: kmalloc-512)
+// holding the line's text while it is sent, then kfree. On a production
+// kernel its buffers come from the size classes every other allocation of
+// that size shares, so a freed object of another subsystem can end up
+// holding log text.
+void spawn_klogd(Kernel& k, int cpu, int rounds, size_t bytes);
 
 }  // namespace squashlab
 

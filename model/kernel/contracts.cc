@@ -129,6 +129,11 @@ const Contract kContracts[] = {
      K::kGeneralProtection, "general protection fault",
      "arch/x86/kernel/traps.c", "do_general_protection", "3.13-6.12",
      "a non-canonical pointer (POISON_FREE, slub_debug=P) dereferenced"},
+    {C::kNonCanonicalPointer, "fault.general_protection", kKernel,
+     K::kGeneralProtection, "general protection fault",
+     "arch/x86/kernel/traps.c", "do_general_protection", "3.13-6.12",
+     "a non-canonical pointer dereferenced: another object's bytes (text, "
+     "code, a count) read as a pointer from a reused slab object"},
     {C::kUninitPointer, "kmsan.uninit_pointer", kKernel, K::kUninitValue,
      "KMSAN", "mm/kmsan/report.c", "kmsan_report", "6.1-6.12",
      "an uninitialised pointer field (POISON_INUSE) used; before 6.1 a "

@@ -57,6 +57,7 @@ enum class Check : uint16_t {
   kNullDereference,
   kPagingRequest,
   kPoisonFreePointer,
+  kNonCanonicalPointer,
   kUninitPointer,
   kKasanUseAfterFree,
   kKasanDoubleFree,

@@ -269,7 +269,11 @@ void Kernel::BadPointer(uint64_t a, const char* fn) {
             " is POISON_INUSE: a never-initialised field of a kmalloc'd "
             "object");
   }
-  std::abort();  // unreachable: CheckPtr calls it on a bad address only
+  Bug(Check::kNonCanonicalPointer,
+      "general protection fault in " + std::string(fn),
+      "general protection fault: 0000 [#1] SMP\n" + at + "\naddress " +
+          Hex16(a) +
+          " is not canonical: bytes of another kind read as a pointer");
 }
 
 void CheckCall(const void* fn, const char* where) {

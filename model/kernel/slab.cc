@@ -69,12 +69,12 @@ void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm,
     std::memset(p, zero ? 0 : POISON_INUSE, real);
   } else {
     uintptr_t bad = 0;
-    // Each allocating function gets its own set of size classes: the
-    // kernel layer and the variants' plain C++ follow pointers read from
-    // reused objects, and an object of another type there crashes the
-    // host (kmalloc caches shared by every site is SLUB's true layout;
-    // see model/README.md, Not done yet).
-    if (cache == nullptr) obj.cache = obj.site + "@" + obj.cache;
+    // One kmalloc-N for every allocating site, as SLUB: an object of
+    // another type (or another subsystem's text) may take a freed one's
+    // bytes. Pointers read from them are checked where they are used
+    // (Kernel::CheckPtr: NULL, kernel-half, non-canonical; CheckCall;
+    // the compiler-inserted checks of the code under test).
+
     p = SlubAlloc(obj.cache, real, zero, cpu, &bad);
     if (p == nullptr) {
       if (corrupt_head != nullptr) *corrupt_head = bad;
