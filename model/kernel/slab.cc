@@ -74,7 +74,6 @@ void* Heap::Alloc(size_t size, bool zero, std::string site, std::string comm,
     // bytes. Pointers read from them are checked where they are used
     // (Kernel::CheckPtr: NULL, kernel-half, non-canonical; CheckCall;
     // the compiler-inserted checks of the code under test).
-
     p = SlubAlloc(obj.cache, real, zero, cpu, &bad);
     if (p == nullptr) {
       if (corrupt_head != nullptr) *corrupt_head = bad;
