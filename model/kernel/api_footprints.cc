@@ -40,6 +40,7 @@ struct Entry {
   Class global;
   uint8_t ref = StepFootprint::kNoRef;  // what it does to the reference count
   bool global_read = false;             // it only reads the global class
+  Class per_cpu = C::kNone;  // a per-CPU object of the step's CPU, read and written
 };
 
 constexpr uint8_t kLock = fp::kLockBit;
@@ -99,7 +100,10 @@ constexpr Entry kTable[] = {
     {"find_get_page", C::kMapping, 0, kAll, C::kNone},
     {"add_to_page_cache_lru", C::kMapping, 0, kAll, C::kNone},
     // Buffer heads by block number.
-    {"__getblk", C::kBuffer, 0, 0, C::kNone, kGet},
+    // __find_get_block looks the block up in this CPU's LRU (moving a hit
+    // to the front) and bh_lru_install inserts it there; an eviction is
+    // the __brelse point that follows, a step of its own.
+    {"__getblk", C::kBuffer, 0, 0, C::kNone, kGet, false, C::kBhLru},
     {"get_bh", C::kBuffer, 0, 0, C::kNone, kGet},
     {"put_bh", C::kBuffer, 0, 0, C::kNone, kPut},
     {"__brelse", C::kBuffer, 0, 0, C::kNone, kPut},
@@ -187,6 +191,8 @@ StepFootprint FootprintOf(const StepInfo& step, bool irq_starts_commute,
     Add(&f, e->global, 0, StepFootprint::kAllFields, 0);
   else
     Add(&f, e->global, 0);
+  if (e->per_cpu != C::kNone)
+    Add(&f, e->per_cpu, static_cast<uint64_t>(step.cpu < 0 ? 0 : step.cpu));
   if (!irq_starts_commute && e->op == std::string_view("start") &&
       step.context == TaskContext::kInterrupt)
     Add(&f, C::kStart, 0);

@@ -27,6 +27,7 @@ enum Class : StepFootprint::Class {
   kSlab,       // a slab cache, by object size (0: every cache)
   kStart,      // an interrupt handler's first step (global; see the .cc)
   kWork,       // a work item, by its id (0: the whole table)
+  kBhLru,      // a CPU's buffer_head LRU (fs/buffer.c's bh_lrus), by CPU
 };
 // Fields of a struct page or buffer_head (other classes: kAllFields).
 enum Field : uint8_t {

@@ -30,12 +30,9 @@ buffer_head* lookup_bh_lru(block_device* bdev, sector_t block) {
   for (size_t i = 0; i < lru.size(); i++) {
     buffer_head* bh = lru[i];
     if (bh->b_bdev != bdev || bh->b_blocknr != block) continue;
-    if (i > 0) {
-      // The LRU's order decides later evictions: a reorder is visible to
-      // every later lookup on this CPU (wide for the reduction).
-      std::rotate(lru.begin(), lru.begin() + i, lru.begin() + i + 1);
-      KernelInternal::NoteWideEffect(k);
-    }
+    // The LRU's order decides later evictions; the reduction knows the
+    // __getblk step touches this CPU's LRU (fp::kBhLru).
+    if (i > 0) std::rotate(lru.begin(), lru.begin() + i, lru.begin() + i + 1);
     bh->b_count.fetch_add(1);
     return bh;
   }
@@ -48,7 +45,6 @@ void bh_lru_install(buffer_head* bh) {
   {
     std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
     auto& lru = ThisCpuLru(k);
-    KernelInternal::NoteWideEffect(k);
     auto it = std::find(lru.begin(), lru.end(), bh);
     if (it != lru.end()) {
       std::rotate(lru.begin(), it, it + 1);
