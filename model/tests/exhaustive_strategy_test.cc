@@ -182,6 +182,24 @@ TEST(FootprintTest, ReferenceGetsCommuteAndPutsCommuteButNotWithEachOther) {
       Conflict(Fp("submit_bh", 3), Fp("get_bh", 3)));  // the whole buffer
 }
 
+// __getblk reads and reorders its CPU's buffer_head LRU (and may evict
+// from it): two of them conflict on one CPU, whatever their blocks, and
+// commute on two CPUs unless they name one buffer's count in conflict.
+TEST(FootprintTest, GetblkTouchesItsCpusBufferLru) {
+  auto on_cpu = [](const char* op, uint64_t block, int cpu) {
+    StepInfo info;
+    info.op = op;
+    info.arg = block;
+    info.cpu = cpu;
+    return FootprintOf(info, false, true);
+  };
+  EXPECT_TRUE(Conflict(on_cpu("__getblk", 3, 0), on_cpu("__getblk", 4, 0)));
+  EXPECT_FALSE(Conflict(on_cpu("__getblk", 3, 0), on_cpu("__getblk", 4, 1)));
+  EXPECT_FALSE(Conflict(on_cpu("__getblk", 3, 0), on_cpu("__getblk", 3, 1)));
+  EXPECT_FALSE(Conflict(on_cpu("__getblk", 3, 0), on_cpu("get_bh", 4, 0)));
+  EXPECT_TRUE(Conflict(on_cpu("__getblk", 3, 1), on_cpu("__brelse", 3, 0)));
+}
+
 TEST(FootprintTest, AWideStepTouchesEverything) {
   StepInfo last_put;
   last_put.op = "put_page";
