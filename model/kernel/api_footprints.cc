@@ -40,7 +40,8 @@ struct Entry {
   Class global;
   uint8_t ref = StepFootprint::kNoRef;  // what it does to the reference count
   bool global_read = false;             // it only reads the global class
-  Class per_cpu = C::kNone;  // a per-CPU object of the step's CPU, read and written
+  // An object of the step's CPU that it reads and writes (by CPU number).
+  Class per_cpu = C::kNone;
 };
 
 constexpr uint8_t kLock = fp::kLockBit;
