@@ -73,9 +73,10 @@ std::string RenderCampaignProgress(const std::vector<PartState>& parts,
   return line;
 }
 
-CampaignProgressLine::CampaignProgressLine(size_t parts, int bound, bool draw)
-    : parts_(parts), bound_(bound), draw_(draw) {
-  if (draw_) thread_ = std::thread([this] { Loop(); });
+CampaignProgressLine::CampaignProgressLine(size_t parts, int bound,
+                                           bool terminal)
+    : parts_(parts), bound_(bound), terminal_(terminal) {
+  thread_ = std::thread([this] { Loop(); });
 }
 
 CampaignProgressLine::~CampaignProgressLine() { Stop(); }
@@ -95,8 +96,19 @@ void CampaignProgressLine::Update(size_t part, const CampaignProgress& p) {
 
 void CampaignProgressLine::Loop() {
   const auto start = std::chrono::steady_clock::now();
-  while (!stop_.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto logged = start;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (woken_.wait_for(lock, std::chrono::milliseconds(500),
+                          [this] { return stop_.load(); }))
+        return;
+    }
+    if (!terminal_) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - logged < std::chrono::minutes(1)) continue;
+      logged = now;
+    }
     std::string line;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -106,15 +118,23 @@ void CampaignProgressLine::Loop() {
                                      std::chrono::steady_clock::now() - start)
                                      .count());
     }
+    if (!terminal_) {
+      std::cerr << line << std::endl;
+      continue;
+    }
     if (line.size() > 150) line.resize(150);
     std::cerr << "\r\033[K" << line << std::flush;
   }
 }
 
 void CampaignProgressLine::Stop() {
-  if (stop_.exchange(true) || !draw_) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stop_.exchange(true)) return;
+  }
+  woken_.notify_all();
   thread_.join();
-  std::cerr << "\r\033[K" << std::flush;
+  if (terminal_) std::cerr << "\r\033[K" << std::flush;
 }
 
 }  // namespace squashlab::cli

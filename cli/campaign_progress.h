@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the progress display of a campaign: each part's
 // latest state, kept as the parts report it, and one line redrawn on a
-// terminal — runs, rate, the cell and bound being searched, the subtrees
-// done, and the time left once it can be estimated.
+// terminal (a line a minute in a log) — runs, rate, the cell and bound being
+// searched, the subtrees done, and the time left once it can be estimated.
 #ifndef SQUASHLAB_CLI_CAMPAIGN_PROGRESS_H_
 #define SQUASHLAB_CLI_CAMPAIGN_PROGRESS_H_
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -37,8 +38,9 @@ std::string RenderCampaignProgress(const std::vector<PartState>& parts,
 
 class CampaignProgressLine {
  public:
-  // Draws on stderr every half second when `draw` (stderr a terminal).
-  CampaignProgressLine(size_t parts, int bound, bool draw);
+  // Redraws one line on stderr every half second when `terminal`, else
+  // (a log file, a pipe) writes a line a minute once a minute has passed.
+  CampaignProgressLine(size_t parts, int bound, bool terminal);
   ~CampaignProgressLine();  // Stop
   // Called by part `part` after each run.
   void Update(size_t part, const CampaignProgress& p);
@@ -50,8 +52,9 @@ class CampaignProgressLine {
   std::mutex mu_;
   std::vector<PartState> parts_;
   int bound_;
-  bool draw_;
+  bool terminal_;
   std::atomic<bool> stop_{false};
+  std::condition_variable woken_;  // by Stop
   std::thread thread_;
 };
 

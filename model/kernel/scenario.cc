@@ -20,7 +20,10 @@ ScenarioOutcome RunScenario(const Scenario& sc, Executor& exec, uint64_t seed,
   } catch (const TaskOops&) {
     // setup or a quiescence hook hit a report; it is recorded
   }
-  if (fingerprint != nullptr) *fingerprint = kernel.StateFingerprint();
+  // An abandoned run's state is no outcome (and hashing it was most of
+  // what an exhaustive search spent beside the runs themselves).
+  if (fingerprint != nullptr)
+    *fingerprint = exec.abandoned() ? 0 : kernel.StateFingerprint();
   out.report = kernel.report();
   out.reports = kernel.reports();
   return out;

@@ -51,9 +51,18 @@ void Init() {
 }
 const bool kInitialised = (Init(), true);
 
+// Relaxed atomic stores (readers take no lock), eight granules a store
+// where the shadow is word-aligned: a chunk's 256 KiB is 4,096 of them.
 void SetShadow(uintptr_t from, uintptr_t to, int8_t value) {
-  for (uintptr_t g = from; g < to; g++)
-    __atomic_store_n(SlabArena::shadow + g, value, __ATOMIC_RELAXED);
+  int8_t* s = SlabArena::shadow;
+  uintptr_t g = from;
+  for (; g < to && (g & 7) != 0; g++)
+    __atomic_store_n(s + g, value, __ATOMIC_RELAXED);
+  const uint64_t word = 0x0101010101010101ULL * static_cast<uint8_t>(value);
+  for (; g + 8 <= to; g += 8)
+    __atomic_store_n(reinterpret_cast<uint64_t*>(s + g), word,
+                     __ATOMIC_RELAXED);
+  for (; g < to; g++) __atomic_store_n(s + g, value, __ATOMIC_RELAXED);
 }
 
 }  // namespace

@@ -72,6 +72,9 @@ class Executor {
   // REQUIRES: a run attached (Attach).
   virtual RunOutcome Run() = 0;
   virtual const char* Name() const = 0;
+  // The strategy gave up on this run before its end (explore only): what
+  // the run left is nobody's outcome.
+  virtual bool abandoned() const { return false; }
   // Whether tasks run truly concurrently, on several threads (threads).
   // The explore and simulate executors run one task at a time on the
   // caller's thread: what a run shares needs no lock there.

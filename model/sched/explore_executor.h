@@ -45,7 +45,7 @@ class ExploreExecutor : public Executor {
   // strategy picks again continues without one (ContinueInline).
   long switches() const { return switches_; }
   // The strategy abandoned this run (Strategy::OnStep returned false).
-  bool abandoned() const { return abandoned_; }
+  bool abandoned() const override { return abandoned_; }
   ScheduleTrace& trace() { return trace_; }
 
  private:
