@@ -77,6 +77,12 @@ class Searcher {
     part.cut = search.cut;
     part.total = opt_.parts;
     part.index = opt_.part;
+    // Parts in separate processes share by a plan of estimated sizes (a
+    // function of the search alone: computed again on a resume).
+    if (opt_.claims == nullptr && opt_.parts > 1 && opt_.planned_shares)
+      part.owners = std::make_shared<const std::vector<int>>(
+          PlanOwners(explorer_, spec, make, v.seed, search.cut, opt_.parts)
+              .owners);
     part.done = [&done](long subtree) { return done.count(subtree) > 0; };
     if (opt_.claims != nullptr)
       part.claim = [this, ci, si](long subtree) {
@@ -89,8 +95,8 @@ class Searcher {
     progress.cells = res_->cells.size();
     progress.cell = &cell;
     progress.scenario = &sc.name;
-    for (long k = opt_.part; k < search.subtrees; k += opt_.parts)
-      progress.subtrees_owned++;
+    for (long k = 0; k < search.subtrees; k++)
+      progress.subtrees_owned += part.PlannedPart(k) == opt_.part ? 1 : 0;
     progress.subtrees_done = static_cast<long>(search.done.size());
     CampaignTally p;
     long current = -1, run_in = 0;

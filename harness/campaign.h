@@ -52,6 +52,10 @@ struct CampaignOptions {
   // that gets to them. Resuming, claim first every subtree some part
   // finished or stopped in.
   SubtreeClaims* claims = nullptr;
+  // Without claims: share the subtrees by their estimated sizes
+  // (PlanOwners), else by number (k mod parts). Every part of a campaign
+  // must say the same.
+  bool planned_shares = true;
 };
 
 // The first run of a report class in the part, and where it is in the

@@ -4,7 +4,9 @@
 // of choice points): every node at that depth roots a subtree, and every
 // run that ends above it (a leaf of the top of the tree) is a subtree of
 // its own. Subtrees are numbered in depth-first order, the order one
-// process meets them in, and subtree k belongs to part k mod total — or,
+// process meets them in, and subtree k belongs to part k mod total, or to
+// the part a planned assignment names (`owners`: every process computes the
+// same one, see partition_plan.h) — or,
 // with a claim function (parts in one process), to the first part that
 // claims it when it gets there, so that a part busy in a large subtree
 // leaves the next ones to the others. Every part walks the top of the tree (one
@@ -15,6 +17,8 @@
 #define SQUASHLAB_MODEL_SCHED_DFS_PARTITION_H_
 
 #include <functional>
+#include <memory>
+#include <vector>
 
 namespace squashlab {
 
@@ -30,11 +34,19 @@ struct DfsPartition {
   std::function<bool(long subtree)> done;
   // If set: true for the first part to ask for a subtree, false after.
   std::function<bool(long subtree)> claim;
+  // If set: the part of each subtree (beyond its end: k mod total).
+  std::shared_ptr<const std::vector<int>> owners;
   bool active() const { return cut >= 0; }
   // Asked once per subtree, when the part gets to it.
   bool Owns(long subtree) const {
     if (index < 0 || (done && done(subtree))) return false;
-    return claim ? claim(subtree) : subtree % total == index;
+    return claim ? claim(subtree) : PlannedPart(subtree) == index;
+  }
+  // The part a subtree is planned for (without claims).
+  int PlannedPart(long subtree) const {
+    if (owners && subtree < static_cast<long>(owners->size()))
+      return (*owners)[static_cast<size_t>(subtree)];
+    return static_cast<int>(subtree % total);
   }
 };
 

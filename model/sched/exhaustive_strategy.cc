@@ -17,6 +17,8 @@ void ExhaustiveStrategy::BeginRun(uint64_t) {
   reached_cut_ = false;
   run_owned_ = true;
   run_pruned_ = false;
+  probe_estimate_ = 1;
+  probe_passed_ = 0;
 }
 
 bool ExhaustiveStrategy::Allowed(const Frame& f, int choice) const {
@@ -34,6 +36,11 @@ int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current,
     if (stack_.size() <= depth_) {
       subtree_ = subtrees_++;
       subtree_owned_ = part_.Owns(subtree_);
+      if (paths_ != nullptr) {
+        paths_->emplace_back();
+        paths_->back().stack = stack_;
+        paths_->back().level = level_;
+      }
     }
     run_owned_ = subtree_owned_;
     if (!run_owned_) return kAbandonRun;  // no frame: EndRun backtracks above
@@ -62,6 +69,7 @@ int ExhaustiveStrategy::Pick(const std::vector<int>& enabled, int current,
     f.current = current;
     f.current_enabled = current_enabled;
     f.preemptions_before = preemptions_;
+    if (probing_) PickAtRandom(&f);
     stack_.push_back(std::move(f));
   }
   const Frame& f = stack_[depth_++];
@@ -158,11 +166,45 @@ bool ExhaustiveStrategy::OnStep(const StepInfo& step) {
   return true;
 }
 
+void ExhaustiveStrategy::PickAtRandom(Frame* f) {
+  std::vector<size_t> allowed;
+  for (size_t i = 0; i < f->order.size(); i++)
+    if (Allowed(*f, f->order[i])) allowed.push_back(i);
+  const size_t a = allowed.size();
+  if (a <= 1) return;       // the default, at [0], always is allowed
+  if (probe_points_ < 0) {  // the default path, counting its points
+    probe_passed_ += f->current_enabled ? 1 : 0;
+    return;
+  }
+  if (!f->current_enabled) {  // free choices: uniform
+    f->idx = allowed[probe_rng_.Below(a)];
+    probe_estimate_ *= static_cast<double>(a);
+    return;
+  }
+  // A preemption point. The default child keeps the preemption budget and
+  // holds most of the runs; spreading the budget's preemptions evenly over
+  // the points still to come (as counted on the default path) draws paths
+  // about in proportion to the runs below them, which keeps the weights,
+  // and so the estimate's variance, small. Unbiased whatever the odds.
+  const int left = level() - preemptions_;
+  const long points = std::max(1L, probe_points_ - probe_passed_++);
+  double odds = std::min(0.5, static_cast<double>(left) / points);
+  if (odds <= 0) return;
+  if (probe_rng_.Below(1u << 30) < odds * (1u << 30)) {
+    f->idx = allowed[1 + probe_rng_.Below(a - 1)];
+    probe_estimate_ *= static_cast<double>(a - 1) / odds;
+  } else {
+    probe_estimate_ /= 1 - odds;
+  }
+}
+
 bool ExhaustiveStrategy::EndRun(long) {
+  if (probing_) return false;
   if (part_.active() && !reached_cut_) {
     // A leaf above the cut: a subtree of its own.
     subtree_ = subtrees_++;
     run_owned_ = part_.Owns(subtree_);
+    if (paths_ != nullptr) paths_->emplace_back();  // no path: one run
   }
   if (run_owned_) {
     schedules_++;

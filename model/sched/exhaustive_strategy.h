@@ -34,6 +34,7 @@
 
 #include <vector>
 
+#include "model/base/rng.h"
 #include "model/sched/dfs_partition.h"
 #include "model/sched/step_footprint.h"
 #include "model/sched/strategy.h"
@@ -94,6 +95,26 @@ class ExhaustiveStrategy : public Strategy {
   };
   Position Save() const;
   void Restore(const Position& p);
+  // With a partition: where each subtree starts, in subtree order, as the
+  // runs meet them — its path from the root to the cut and the bound of
+  // its pass (an empty path for a run that ended above the cut, a subtree
+  // of one run). Restored, a position of it runs down that path.
+  void set_record_paths(std::vector<Position>* paths) { paths_ = paths; }
+  // Probing (Knuth's estimator of a tree's size, with importance
+  // sampling): every choice point past the restored path takes one of its
+  // allowed alternatives at random (`seed`), and the run's estimate is the
+  // product of the inverse odds of each choice: its mean over random runs
+  // is the number of runs the search makes below the path. `points`: the
+  // preemption points of the default path below it (a probe with
+  // `points` < 0 takes that path and counts them: probe_points()). A probe
+  // is one run: EndRun reports nothing more.
+  void set_probe(uint64_t seed, long points) {
+    probing_ = true;
+    probe_rng_ = Rng(seed);
+    probe_points_ = points;
+  }
+  double probe_estimate() const { return probe_estimate_; }
+  long probe_points() const { return probe_passed_; }
   // Runs so far of this part (complete or abandoned), and of them the
   // abandoned ones.
   long schedules() const { return schedules_; }
@@ -128,6 +149,7 @@ class ExhaustiveStrategy : public Strategy {
   bool Allowed(const Frame& f, int choice) const;
   bool Independent(size_t from, size_t to, const LoggedStep& s) const;
   bool UselessChunk() const;
+  void PickAtRandom(Frame* f);  // probing
   StepFootprint Footprint(const StepInfo& step) const;
 
   int bound_;
@@ -152,6 +174,12 @@ class ExhaustiveStrategy : public Strategy {
   bool reached_cut_ = false;
   bool run_owned_ = true;
   bool run_pruned_ = false;
+  std::vector<Position>* paths_ = nullptr;
+  bool probing_ = false;
+  Rng probe_rng_;
+  double probe_estimate_ = 1;
+  long probe_points_ = -1;
+  long probe_passed_ = 0;  // preemption points passed (probing)
 };
 
 }  // namespace squashlab

@@ -81,6 +81,8 @@ ExploreResult Explorer::Explore(const RunSpec& sc, const ExploreOptions& opt) {
             .cut;
     part.total = opt.shard.total;
     part.index = opt.shard.index;
+    part.owners = std::make_shared<const std::vector<int>>(
+        PlanOwners(*this, sc, make, opt.seed, part.cut, part.total).owners);
     static_cast<ExhaustiveStrategy&>(*strategy).set_partition(part);
   }
   for (long run = 0; run < opt.max_runs; run++) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/explorer.h"
@@ -37,6 +38,26 @@ CutPlan PlanCut(Explorer& explorer, const RunSpec& spec,
 long SubtreesAt(Explorer& explorer, const RunSpec& spec,
                 const ExhaustiveFactory& make, uint64_t seed, int cut,
                 long limit, bool* deeper = nullptr);
+
+// Probes per subtree when the parts' shares are planned (after the default
+// path, which counts the preemption points the probes' odds spread the
+// bound over): the mean of a few tells the few giants from the many small.
+constexpr int kProbesPerSubtree = 8;
+
+struct OwnerPlan {
+  std::vector<int> owners;       // the part of each subtree at the cut
+  std::vector<double> estimate;  // each subtree's estimated runs
+  long planning_runs = 0;        // the walk of the top and the probes
+};
+
+// Assigns the subtrees of the cut at depth `cut` to `parts` parts by their
+// estimated sizes (`probes` random runs each, seeded from `seed`, see
+// ExhaustiveStrategy::set_probe), largest first, each to the part with the
+// least estimated work so far (ties: the lower subtree, the lower part).
+// Deterministic: every part, in any process, computes the same plan.
+OwnerPlan PlanOwners(Explorer& explorer, const RunSpec& spec,
+                     const ExhaustiveFactory& make, uint64_t seed, int cut,
+                     int parts, int probes = kProbesPerSubtree);
 
 }  // namespace squashlab
 
