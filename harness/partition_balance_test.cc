@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "harness/campaign.h"
+#include "harness/test_scenarios.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/partition_plan.h"
 
@@ -18,14 +19,7 @@ namespace squashlab {
 namespace {
 
 VerifyOptions Options(const std::string& variant, int bound) {
-  VerifyOptions v;
-  v.variants = {variant};
-  v.decomps = {"single"};
-  v.workloads = {"pair"};
-  v.kernels = {"debug"};
-  v.strategy = "exhaustive";
-  v.preemption_bound = bound;
-  return v;
+  return ExhaustivePair(variant, bound, {"debug"});
 }
 
 RunSpec FirstScenario(const VerifyOptions& v) {
@@ -83,8 +77,7 @@ TEST(PlanOwners, EverySubtreeOnePartLargestFirst) {
     }
     // Largest first to the least loaded: no part exceeds the mean by more
     // than the largest estimate (Graham's bound for that order).
-    const double mean =
-        std::accumulate(load.begin(), load.end(), 0.0) / parts;
+    const double mean = std::accumulate(load.begin(), load.end(), 0.0) / parts;
     const double largest =
         *std::max_element(plan.estimate.begin(), plan.estimate.end());
     EXPECT_LE(*std::max_element(load.begin(), load.end()),
@@ -155,9 +148,10 @@ TEST(PartitionBalance, PlannedSharesEvenOutSeparateParts) {
           *std::max_element(by_number.begin(), by_number.end());
       const long worst_planned =
           *std::max_element(planned.begin(), planned.end());
-      std::printf("%s, %d parts, %ld runs: largest part %ld by number, %ld "
-                  "planned\n",
-                  variant, parts, total, worst_number, worst_planned);
+      std::printf(
+          "%s, %d parts, %ld runs: largest part %ld by number, %ld "
+          "planned\n",
+          variant, parts, total, worst_number, worst_planned);
       EXPECT_LE(worst_planned, worst_number) << variant << ", " << parts;
     }
   }

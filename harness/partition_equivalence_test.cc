@@ -14,6 +14,7 @@
 
 #include "harness/campaign.h"
 #include "harness/campaign_merge.h"
+#include "harness/test_scenarios.h"
 #include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"
 
@@ -29,14 +30,7 @@ struct Single {
 
 VerifyOptions Options(const std::string& variant, int bound,
                       std::vector<std::string> kernels) {
-  VerifyOptions v;
-  v.variants = {variant};
-  v.decomps = {"single"};
-  v.workloads = {"pair"};
-  v.kernels = std::move(kernels);
-  v.strategy = "exhaustive";
-  v.preemption_bound = bound;
-  return v;
+  return ExhaustivePair(variant, bound, std::move(kernels));
 }
 
 // The whole search in one process, as verify's exhaustive strategy walks it.

@@ -16,6 +16,19 @@
 
 namespace squashlab {
 
+// An exhaustive search of one variant x single on the `pair` workload.
+inline VerifyOptions ExhaustivePair(const std::string& variant, int bound,
+                                    std::vector<std::string> kernels) {
+  VerifyOptions v;
+  v.variants = {variant};
+  v.decomps = {"single"};
+  v.workloads = {"pair"};
+  v.kernels = std::move(kernels);
+  v.strategy = "exhaustive";
+  v.preemption_bound = bound;
+  return v;
+}
+
 inline std::shared_ptr<const ImageModel> Image() {
   auto img = DefaultImage();
   EXPECT_TRUE(img.ok()) << img.status().ToString();
