@@ -50,6 +50,8 @@ const char* ReportKindName(ReportKind kind) {
       return "lockdep";
     case ReportKind::kOutOfBounds:
       return "out-of-bounds";
+    case ReportKind::kCpuException:
+      return "cpu-exception";
   }
   return "unknown";
 }

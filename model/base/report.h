@@ -33,8 +33,11 @@ enum class ReportKind {
   kStepLimit,        // a run exceeded its step budget (livelock)
   kSleepInvalidContext,  // "BUG: sleeping function called from invalid
                          // context" (might_sleep)
-  kLockdep,      // "WARNING: possible circular locking dependency detected"
-  kOutOfBounds,  // "BUG: KASAN: slab-out-of-bounds in ..."
+  kLockdep,       // "WARNING: possible circular locking dependency detected"
+  kOutOfBounds,   // "BUG: KASAN: slab-out-of-bounds in ..."
+  kCpuException,  // "invalid opcode", "divide error", "stack guard page
+                  // was hit": an oops of a CPU exception other than a
+                  // page fault
 };
 
 const char* ReportKindName(ReportKind kind);

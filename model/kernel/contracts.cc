@@ -134,6 +134,27 @@ const Contract kContracts[] = {
      "arch/x86/kernel/traps.c", "do_general_protection", "3.13-6.12",
      "a non-canonical pointer dereferenced: another object's bytes (text, "
      "code, a count) read as a pointer from a reused slab object"},
+    {C::kHostPageFault, "fault.unmapped", kKernel, K::kGeneralProtection,
+     "oops", "arch/x86/mm/fault.c", "no_context", "3.13-6.12",
+     "the CPU faulted on an address no check had flagged (a stale or "
+     "corrupt pointer into unmapped memory, or a call through one): the "
+     "host's SIGSEGV/SIGBUS, landed in the faulting task "
+     "(model/sched/task_fault.h); 6.x prints \"BUG: unable to handle page "
+     "fault for address:\""},
+    {C::kStackGuard, "fault.stack_guard", kKernel, K::kCpuException, "oops",
+     "arch/x86/kernel/traps.c", "handle_stack_overflow", "4.9-6.12",
+     "a kernel stack overflow into the guard page below the task's stack "
+     "(CONFIG_VMAP_STACK); before 4.9 the overflow corrupted thread_info "
+     "silently"},
+    {C::kInvalidOpcode, "trap.invalid_opcode", kKernel, K::kCpuException,
+     "oops", "arch/x86/kernel/traps.c", "do_invalid_op", "3.13-6.12",
+     "\"invalid opcode: 0000 [#1]\": execution reached bytes that are not "
+     "an instruction (a jump through a corrupt pointer); 6.x: "
+     "exc_invalid_op"},
+    {C::kDivideError, "trap.divide_error", kKernel, K::kCpuException, "oops",
+     "arch/x86/kernel/traps.c", "do_divide_error", "3.13-6.12",
+     "\"divide error: 0000 [#1]\": an integer division by zero; 6.x: "
+     "exc_divide_error"},
     {C::kUninitPointer, "kmsan.uninit_pointer", kKernel, K::kUninitValue,
      "KMSAN", "mm/kmsan/report.c", "kmsan_report", "6.1-6.12",
      "an uninitialised pointer field (POISON_INUSE) used; before 6.1 a "

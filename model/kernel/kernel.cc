@@ -3,6 +3,7 @@
 // API call makes, the object registries, and the quiescence invariants.
 #include "model/kernel/kernel.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +38,7 @@ Kernel::Kernel(KernelConfig config, Executor* executor)
   if (!config_.lockdep)  // a run of its own: a graph of its own
     config_.lockdep = std::make_shared<LockdepGraph>();
   exec_->Attach(this);
+  SetTaskFaultReporter(&Kernel::ReportHostFault);
 }
 
 Kernel::~Kernel() {
@@ -274,6 +276,64 @@ void Kernel::BadPointer(uint64_t a, const char* fn) {
       "general protection fault: 0000 [#1] SMP\n" + at + "\naddress " +
           Hex16(a) +
           " is not canonical: bytes of another kind read as a pointer");
+}
+
+void Kernel::ReportHostFault(const TaskFault& f) {
+  Kernel* k = CurrentOrNull();
+  if (k == nullptr) {  // a task of no kernel: nothing can report it
+    std::fprintf(stderr, "squashlab: host fault outside a kernel run at %#lx\n",
+                 static_cast<unsigned long>(f.pc));
+    std::abort();
+  }
+  k->HostFault(f);
+}
+
+void Kernel::HostFault(const TaskFault& f) {
+  std::string fn = FunctionAt(f.pc);
+  std::string ip =
+      "IP: [<" + Hex16(f.pc) + ">] " + (fn.empty() ? "(null)" : fn);
+  if (f.return_address != 0) {  // a call to a bad address: name the caller
+    const std::string caller = FunctionAt(f.return_address);
+    if (!caller.empty()) {
+      if (fn.empty()) fn = caller;
+      ip += "\ncalled from [<" + Hex16(f.return_address) + ">] " + caller;
+    }
+  }
+  if (fn.empty()) fn = Hex16(f.pc);
+  const std::string where = " in " + fn;
+  if (f.stack_guard) {
+    Bug(Check::kStackGuard, "BUG: stack guard page was hit" + where,
+        "BUG: stack guard page was hit at " + Hex16(f.addr) +
+            " (stack pointer " + Hex16(f.sp) +
+            ")\nkernel stack overflow (page fault): 0000 [#1] SMP\n" + ip);
+  }
+  if (f.signo == SIGILL) {
+    Bug(Check::kInvalidOpcode, "invalid opcode" + where,
+        "invalid opcode: 0000 [#1] SMP\n" + ip);
+  }
+  if (f.signo == SIGFPE) {
+    Bug(Check::kDivideError, "divide error" + where,
+        "divide error: 0000 [#1] SMP\n" + ip);
+  }
+  if (f.general_protection()) {
+    Bug(Check::kNonCanonicalPointer, "general protection fault" + where,
+        "general protection fault: 0000 [#1] SMP\n" + ip +
+            "\n(a non-canonical address: the CPU does not report it)");
+  }
+  if (f.addr < 4096) {
+    Bug(Check::kNullDereference,
+        "BUG: unable to handle kernel NULL pointer dereference" + where,
+        "BUG: unable to handle kernel NULL pointer dereference at " +
+            Hex16(f.addr) + "\n" + ip + "\nOops: 0000 [#1] SMP");
+  }
+  const bool exec = f.addr == f.pc;
+  Bug(Check::kHostPageFault,
+      "BUG: unable to handle kernel paging request" + where,
+      "BUG: unable to handle kernel paging request at " + Hex16(f.addr) + "\n" +
+          ip + "\nOops: " + (exec ? "0010" : "0000") + " [#1] SMP\n(" +
+          (exec ? "an instruction fetch: a call or jump to the address"
+                : "a load or store") +
+          " the host CPU faulted on; no model check had flagged it)");
 }
 
 void CheckCall(const void* fn, const char* where) {

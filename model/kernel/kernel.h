@@ -24,6 +24,7 @@
 #include "model/kernel/wait_queue.h"
 #include "model/sched/executor.h"
 #include "model/sched/run_hooks.h"
+#include "model/sched/task_fault.h"
 
 namespace squashlab {
 
@@ -276,6 +277,9 @@ class Kernel : public RunHooks {
   void MightSleepAtomic(Task* t, const char* fn);
   [[noreturn]] void SchedulingWhileAtomic(Task* t, const char* fn);
   [[noreturn]] void BadPointer(uint64_t a, const char* fn);
+  // A host CPU fault landed in the current task (task_fault.h): the oops.
+  [[noreturn]] void HostFault(const TaskFault& f);
+  static void ReportHostFault(const TaskFault& f);
   std::string TaskName();
   long Step();
   std::string WithCallSite(std::string body);

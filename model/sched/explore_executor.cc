@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "model/sched/explore_executor_inl.h"
+#include "model/sched/task_fault.h"
 
 namespace squashlab {
 namespace {
@@ -75,10 +76,7 @@ Task* ExploreExecutor::Spawn(TaskSpec spec) {
 
 void ExploreExecutor::Body(Slot* s) {
   if (stopping_) return;
-  try {
-    s->task.spec.body();
-  } catch (const TaskOops&) {
-  }
+  RunTaskBody(s->task.spec.body, s->fiber->stack_lo(), s->fiber->stack_hi());
 }
 
 void ExploreExecutor::RecordTraceEvent(const Slot& s, bool preempted) {

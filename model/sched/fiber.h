@@ -110,6 +110,12 @@ class Fiber {
     fiber_internal::Land(fiber_internal::Jump(next.self_, &h));
   }
   bool finished() const { return finished_; }
+  // The stack the body runs on (lowest byte, one past the highest); a
+  // guard page lies just below.
+  const void* stack_lo() const { return stack_base_; }
+  const void* stack_hi() const {
+    return static_cast<const char*>(stack_base_) + pool_->stack_size();
+  }
 
  private:
   static void Entry(boost::context::detail::transfer_t from);

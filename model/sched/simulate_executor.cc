@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/sched/task_fault.h"
 #include "model/sched/wait_list.h"
 
 namespace squashlab {
@@ -42,10 +43,7 @@ Task* SimulateExecutor::Spawn(TaskSpec spec) {
 
 void SimulateExecutor::Body(Slot* s) {
   if (stopping_) return;
-  try {
-    s->task.spec.body();
-  } catch (const TaskOops&) {
-  }
+  RunTaskBody(s->task.spec.body, s->fiber->stack_lo(), s->fiber->stack_hi());
 }
 
 uint64_t SimulateExecutor::NowNs() {

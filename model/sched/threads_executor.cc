@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "model/base/rng.h"
+#include "model/sched/task_fault.h"
 #include "model/sched/wait_list.h"
 
 namespace squashlab {
@@ -57,12 +58,7 @@ void ThreadsExecutor::Body(Slot* s) {
   tls_task = &s->task;
   tls_rng = &s->rng;
   s->task.started = true;
-  if (!stopping_.load()) {
-    try {
-      s->task.spec.body();
-    } catch (const TaskOops&) {
-    }
-  }
+  if (!stopping_.load()) RunTaskBodyOnThreadStack(s->task.spec.body);
   if (s->task.preempt_count > 0) cpu_locks_[s->task.cpu]->unlock();
   if (s->task.state != TaskState::kBlocked) s->task.state = TaskState::kDone;
   live_.fetch_sub(1);
