@@ -19,7 +19,7 @@ import sys
 SCHED_API = [
     "model/sched/executor.h", "model/sched/run_hooks.h", "model/sched/run_spec.h",
     "model/sched/step_footprint.h", "model/sched/strategy.h", "model/sched/task.h",
-    "model/sched/wait_list.h",
+    "model/sched/task_fault.h", "model/sched/wait_list.h",
 ]
 KERNEL_INTERNAL = "model/kernel/kernel_internal.h"
 
