@@ -258,16 +258,24 @@ void RunTaskBodyOnThreadStack(const std::function<void()>& body) {
 #ifdef SQL_TASK_FAULT_OFF
   RunPlain(body);
 #else
-  pthread_attr_t attr;
-  void* lo = nullptr;
-  size_t size = 0;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) {
+  // The thread's stack, asked once per thread (for the main thread glibc
+  // reads /proc/self/maps to answer).
+  struct Bounds {
+    void* lo = nullptr;
+    size_t size = 0;
+    Bounds() {
+      pthread_attr_t attr;
+      if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+      if (pthread_attr_getstack(&attr, &lo, &size) != 0) size = 0;
+      pthread_attr_destroy(&attr);
+    }
+  };
+  thread_local const Bounds bounds;
+  if (bounds.size == 0) {
     RunPlain(body);
     return;
   }
-  pthread_attr_getstack(&attr, &lo, &size);
-  pthread_attr_destroy(&attr);
-  RunTaskBody(body, lo, static_cast<char*>(lo) + size);
+  RunTaskBody(body, bounds.lo, static_cast<char*>(bounds.lo) + bounds.size);
 #endif
 }
 

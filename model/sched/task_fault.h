@@ -61,7 +61,8 @@ void SetTaskFaultReporter(TaskFaultReporter reporter);
 void RunTaskBody(const std::function<void()>& body, const void* stack_lo,
                  const void* stack_hi);
 // The same for a body on the calling thread's own stack (the threads
-// executor's one thread per task).
+// executor's one thread per task; the quiescence hooks, which run the
+// code under test's teardown on the thread that drives the run).
 void RunTaskBodyOnThreadStack(const std::function<void()>& body);
 
 // Whether the handler is installed in this build (false under TSan).

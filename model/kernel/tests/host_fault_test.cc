@@ -168,6 +168,17 @@ TEST_F(HostFault, TheFaultingTaskIsTheOneReported) {
   EXPECT_EQ(r.task, "reader:1");
 }
 
+// The teardown at quiescence runs outside every task, on the thread that
+// drives the run: a fault there is an oops with no task.
+TEST_F(HostFault, AFaultInAQuiescenceHookIsReportedWithNoTask) {
+  const int* p = reinterpret_cast<const int*>(NoAccessPage());
+  Report r = RunTask([] {}, {},
+                     [p](Kernel& k) { k.AtQuiescence([p] { LoadAt(p); }); });
+  EXPECT_EQ(r.contract, "fault.unmapped") << r.ToString();
+  EXPECT_EQ(r.task, "");
+  EXPECT_SILENT(RunTask([] {}));
+}
+
 Scenario Faulting(const int* p) {
   return Scenario{"fault", {}, [p](Kernel& k) {
                     k.Spawn(TaskSpec{"dd", TaskContext::kProcess, 0, 0, 0,
