@@ -2,6 +2,7 @@
 // This file implements the campaign's progress line.
 #include "cli/campaign_progress.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -55,8 +56,13 @@ std::string RenderCampaignProgress(const std::vector<PartState>& parts,
   }
   for (const PartState& p : parts) {
     if (first == nullptr || p.cell_index != first->cell_index) continue;
-    done += p.subtrees_done;
-    owned += p.subtrees_owned;
+    if (p.shared) {  // every part counts the whole scenario's claims
+      done = std::max(done, p.subtrees_done);
+      owned = std::max(owned, p.subtrees_owned);
+    } else {
+      done += p.subtrees_done;
+      owned += p.subtrees_owned;
+    }
   }
   std::string line = "campaign: " + Grouped(runs) + " runs";
   if (seconds > 0)
@@ -92,6 +98,7 @@ void CampaignProgressLine::Update(size_t part, const CampaignProgress& p) {
   s.level = p.level;
   s.subtrees_done = p.subtrees_done;
   s.subtrees_owned = p.subtrees_owned;
+  s.shared = p.shared;
 }
 
 void CampaignProgressLine::Loop() {

@@ -23,7 +23,11 @@ struct PartState {
   size_t cell_index = 0, cells = 1;
   std::string cell;  // "variant x decomp"
   int level = 0;
+  // The part's done and planned share of its scenario's subtrees, or, when
+  // the parts claim subtrees as they go (`shared`), the claims of every
+  // part and the scenario's total.
   long subtrees_done = 0, subtrees_owned = 0;
+  bool shared = false;
 };
 
 // The fraction of the campaign done, in [0, 1], by cells and, within a

@@ -40,6 +40,20 @@ TEST(CampaignProgress, LineShowsRunsRateCellBoundAndEta) {
   EXPECT_NE(line.find("ETA 0:14"), std::string::npos) << line;
 }
 
+TEST(CampaignProgress, PartsSharingByClaimsAreNotSummed) {
+  // Two parts claiming subtrees of one scenario each report the claims of
+  // both (6 of 8): the line shows 6/8, not 12/16, and never more than all.
+  PartState a = Part(10, 0, 6, 8), b = Part(10, 0, 6, 8);
+  a.shared = b.shared = true;
+  const std::string line = RenderCampaignProgress({a, b}, 2, 10);
+  EXPECT_NE(line.find("subtrees 6/8"), std::string::npos) << line;
+  // One part still in cell 0 after the other moved on: its claims count.
+  PartState c = Part(10, 1, 0, 8);
+  c.shared = true;
+  const std::string behind = RenderCampaignProgress({a, c}, 2, 10);
+  EXPECT_NE(behind.find("subtrees 6/8"), std::string::npos) << behind;
+}
+
 TEST(CampaignProgress, NoEtaBeforeAnythingIsDone) {
   const std::string line = RenderCampaignProgress({Part(5, 0, 0, 8)}, 2, 1);
   EXPECT_EQ(line.find("ETA"), std::string::npos) << line;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <tuple>
 #include <unordered_set>
+#include <utility>
 
 #include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"
@@ -65,24 +66,28 @@ class Searcher {
       s->set_footprint(spec.footprint);
       return s;
     };
-    if (search.subtrees == 0) {  // not planned yet (a fresh start)
+    const bool fresh = search.subtrees == 0;  // not planned yet
+    if (fresh)
       search.cut = PlanCut(explorer_, spec, make, v.seed,
-                           opt_.subtrees_per_part * opt_.parts)
-                       .cut;
-      search.subtrees =
-          SubtreesAt(explorer_, spec, make, v.seed, search.cut, 1L << 62);
-    }
+                           opt_.subtrees_per_part * opt_.parts);
     std::unordered_set<long> done(search.done.begin(), search.done.end());
     DfsPartition part;
     part.cut = search.cut;
     part.total = opt_.parts;
     part.index = opt_.part;
     // Parts in separate processes share by a plan of estimated sizes (a
-    // function of the search alone: computed again on a resume).
-    if (opt_.claims == nullptr && opt_.parts > 1 && opt_.planned_shares)
-      part.owners = std::make_shared<const std::vector<int>>(
-          PlanOwners(explorer_, spec, make, v.seed, search.cut, opt_.parts)
-              .owners);
+    // function of the search alone: computed again on a resume). Its walk
+    // of the top counts the subtrees too.
+    if (opt_.claims == nullptr && opt_.parts > 1 && opt_.planned_shares) {
+      OwnerPlan plan =
+          PlanOwners(explorer_, spec, make, v.seed, search.cut, opt_.parts);
+      if (fresh) search.subtrees = static_cast<long>(plan.owners.size());
+      part.owners =
+          std::make_shared<const std::vector<int>>(std::move(plan.owners));
+    } else if (fresh) {
+      search.subtrees =
+          SubtreesAt(explorer_, spec, make, v.seed, search.cut, 1L << 62);
+    }
     part.done = [&done](long subtree) { return done.count(subtree) > 0; };
     if (opt_.claims != nullptr)
       part.claim = [this, ci, si](long subtree) {
@@ -95,9 +100,20 @@ class Searcher {
     progress.cells = res_->cells.size();
     progress.cell = &cell;
     progress.scenario = &sc.name;
-    for (long k = 0; k < search.subtrees; k++)
-      progress.subtrees_owned += part.PlannedPart(k) == opt_.part ? 1 : 0;
-    progress.subtrees_done = static_cast<long>(search.done.size());
+    progress.shared = opt_.claims != nullptr;
+    auto count_subtrees = [&] {
+      if (progress.shared)
+        progress.subtrees_done = opt_.claims->Claimed(ci, si);
+      else
+        progress.subtrees_done = static_cast<long>(search.done.size());
+    };
+    if (progress.shared) {
+      progress.subtrees_owned = search.subtrees;
+    } else {
+      for (long k = 0; k < search.subtrees; k++)
+        progress.subtrees_owned += part.PlannedPart(k) == opt_.part ? 1 : 0;
+    }
+    count_subtrees();
     CampaignTally p;
     long current = -1, run_in = 0;
     if (search.cursor) {  // resumed inside a subtree
@@ -114,7 +130,7 @@ class Searcher {
     auto commit = [&] {
       Commit(p, &cell);
       search.done.push_back(current);
-      progress.subtrees_done++;
+      count_subtrees();
       cell.seconds += std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count();
@@ -134,6 +150,7 @@ class Searcher {
           current = s->subtree();
           p = CampaignTally{};
           run_in = 0;
+          if (progress.shared) count_subtrees();
         }
         TallyRun(r, fp, sc.name, si, current, run_in++, &p);
         progress.runs = cell.runs + p.runs;
@@ -190,7 +207,15 @@ class Searcher {
 
 bool SubtreeClaims::Claim(size_t cell, size_t scenario, long subtree) {
   std::lock_guard<std::mutex> lock(mu_);
-  return claimed_.emplace(cell, scenario, subtree).second;
+  if (!claimed_.emplace(cell, scenario, subtree).second) return false;
+  counts_[{cell, scenario}]++;
+  return true;
+}
+
+long SubtreeClaims::Claimed(size_t cell, size_t scenario) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = counts_.find({cell, scenario});
+  return it == counts_.end() ? 0 : it->second;
 }
 
 bool CampaignCell::finished() const {

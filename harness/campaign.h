@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -33,10 +34,13 @@ class SubtreeClaims {
  public:
   // True for the first caller with these (cell, scenario, subtree).
   bool Claim(size_t cell, size_t scenario, long subtree);
+  // How many subtrees of (cell, scenario) some part has claimed so far.
+  long Claimed(size_t cell, size_t scenario);
 
  private:
   std::mutex mu_;
   std::set<std::tuple<size_t, size_t, long>> claimed_;
+  std::map<std::pair<size_t, size_t>, long> counts_;
 };
 
 struct CampaignOptions {
@@ -128,11 +132,15 @@ struct CampaignProgress {
   size_t cells = 0;
   const CampaignCell* cell = nullptr;
   const std::string* scenario = nullptr;
-  long runs = 0;           // of the cell so far, committed or not
-  long session_runs = 0;   // of the part since RunCampaign was called
-  int level = 0;           // the bound being searched (iterative)
-  long subtrees_done = 0;  // of the part, in this scenario
+  long runs = 0;          // of the cell so far, committed or not
+  long session_runs = 0;  // of the part since RunCampaign was called
+  int level = 0;          // the bound being searched (iterative)
+  // Subtrees of this scenario: the part's done and planned share, or,
+  // when the parts share by claims (`shared`), the subtrees claimed by
+  // every part so far and the scenario's total.
+  long subtrees_done = 0;
   long subtrees_owned = 0;
+  bool shared = false;
 };
 
 struct CampaignHooks {

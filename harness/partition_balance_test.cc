@@ -63,7 +63,7 @@ TEST(PlanOwners, EverySubtreeOnePartLargestFirst) {
   const ExhaustiveFactory make = Factory(v, spec);
   Explorer e;
   for (int parts : {2, 3, 7}) {
-    const int cut = PlanCut(e, spec, make, v.seed, 8L * parts).cut;
+    const int cut = PlanCut(e, spec, make, v.seed, 8L * parts);
     const OwnerPlan plan = PlanOwners(e, spec, make, v.seed, cut, parts);
     const long subtrees = SubtreesAt(e, spec, make, v.seed, cut, 1L << 62);
     ASSERT_EQ(static_cast<long>(plan.owners.size()), subtrees);
@@ -99,7 +99,7 @@ TEST(PlanOwners, EstimatesFollowTheSubtreesSizes) {
   const RunSpec spec = FirstScenario(v);
   const ExhaustiveFactory make = Factory(v, spec);
   Explorer e;
-  const int cut = PlanCut(e, spec, make, v.seed, 24).cut;
+  const int cut = PlanCut(e, spec, make, v.seed, 24);
   const OwnerPlan plan = PlanOwners(e, spec, make, v.seed, cut, 3);
   const std::vector<long> sizes = SubtreeSizes(e, spec, make, v.seed, cut);
   ASSERT_EQ(sizes.size(), plan.estimate.size());

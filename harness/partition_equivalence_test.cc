@@ -8,6 +8,7 @@
 // search (no partition), observed here independently of the campaign code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <thread>
@@ -116,6 +117,9 @@ TEST(PartitionEquivalence, ClaimingPartsOnThreads) {
     SubtreeClaims claims;
     std::vector<StatusOr<CampaignResult>> results(
         static_cast<size_t>(n), Status::InvalidArgument("not run"));
+    // Each part's progress: the claims of all parts against the total.
+    std::vector<CampaignProgress> last(static_cast<size_t>(n));
+    std::vector<char> over(static_cast<size_t>(n), 0);
     std::vector<std::thread> threads;
     for (int i = 0; i < n; i++)
       threads.emplace_back([&, i] {
@@ -124,9 +128,24 @@ TEST(PartitionEquivalence, ClaimingPartsOnThreads) {
         o.part = i;
         o.parts = n;
         o.claims = &claims;
-        results[static_cast<size_t>(i)] = RunCampaign(o, nullptr, {});
+        CampaignHooks hooks;
+        const size_t slot = static_cast<size_t>(i);
+        hooks.progress = [&, slot](const CampaignProgress& p) {
+          if (p.subtrees_done > p.subtrees_owned) over[slot] = 1;
+          last[slot] = p;
+        };
+        results[static_cast<size_t>(i)] = RunCampaign(o, nullptr, hooks);
       });
     for (std::thread& t : threads) t.join();
+    long most = 0;
+    for (int i = 0; i < n; i++) {
+      const CampaignProgress& p = last[static_cast<size_t>(i)];
+      EXPECT_TRUE(p.shared) << n;
+      EXPECT_EQ(over[static_cast<size_t>(i)], 0) << "part " << i << " of " << n;
+      most = std::max(most, p.subtrees_done);
+      EXPECT_GT(p.subtrees_owned, n) << n;  // the scenario's, not a share
+    }
+    EXPECT_EQ(most, last.front().subtrees_owned) << n;  // all claimed
     std::vector<CampaignResult> parts;
     for (auto& r : results) {
       ASSERT_TRUE(r.ok()) << r.status().ToString();

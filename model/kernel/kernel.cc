@@ -239,17 +239,19 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
   t->blocked_in = "";
 }
 
+void Kernel::NullDereference(uint64_t a, const std::string& fn,
+                             const std::string& ip) {
+  Bug(Check::kNullDereference,
+      "BUG: unable to handle kernel NULL pointer dereference in " + fn,
+      "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) +
+          "\n" + ip + "\nOops: 0000 [#1] SMP");
+}
+
 // REQUIRES: a is NULL-ish, a kernel-half address or poison (CheckPtr).
 void Kernel::BadPointer(uint64_t a, const char* fn) {
   bool kernel_half = (a >> 48) == 0xffff;
   std::string at = "IP: [<ffffffff81000000>] " + std::string(fn);
-  if (a < 4096) {
-    Bug(Check::kNullDereference,
-        "BUG: unable to handle kernel NULL pointer dereference in " +
-            std::string(fn),
-        "BUG: unable to handle kernel NULL pointer dereference at " + Hex16(a) +
-            "\n" + at + "\nOops: 0000 [#1] SMP");
-  }
+  if (a < 4096) NullDereference(a, fn, at);
   if (kernel_half) {
     Bug(Check::kPagingRequest,
         "BUG: unable to handle kernel paging request in " + std::string(fn),
@@ -320,12 +322,7 @@ void Kernel::HostFault(const TaskFault& f) {
         "general protection fault: 0000 [#1] SMP\n" + ip +
             "\n(a non-canonical address: the CPU does not report it)");
   }
-  if (f.addr < 4096) {
-    Bug(Check::kNullDereference,
-        "BUG: unable to handle kernel NULL pointer dereference" + where,
-        "BUG: unable to handle kernel NULL pointer dereference at " +
-            Hex16(f.addr) + "\n" + ip + "\nOops: 0000 [#1] SMP");
-  }
+  if (f.addr < 4096) NullDereference(f.addr, fn, ip);
   const bool exec = f.addr == f.pc;
   Bug(Check::kHostPageFault,
       "BUG: unable to handle kernel paging request" + where,

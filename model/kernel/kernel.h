@@ -277,6 +277,9 @@ class Kernel : public RunHooks {
   void MightSleepAtomic(Task* t, const char* fn);
   [[noreturn]] void SchedulingWhileAtomic(Task* t, const char* fn);
   [[noreturn]] void BadPointer(uint64_t a, const char* fn);
+  // x86's NULL-page oops at `a` in `fn`, with the IP line `ip`.
+  [[noreturn]] void NullDereference(uint64_t a, const std::string& fn,
+                                    const std::string& ip);
   // A host CPU fault landed in the current task (task_fault.h): the oops.
   [[noreturn]] void HostFault(const TaskFault& f);
   static void ReportHostFault(const TaskFault& f);

@@ -77,8 +77,7 @@ ExploreResult Explorer::Explore(const RunSpec& sc, const ExploreOptions& opt) {
     };
     DfsPartition part;
     part.cut =
-        PlanCut(*this, sc, make, opt.seed, kSubtreesPerPart * opt.shard.total)
-            .cut;
+        PlanCut(*this, sc, make, opt.seed, kSubtreesPerPart * opt.shard.total);
     part.total = opt.shard.total;
     part.index = opt.shard.index;
     part.owners = std::make_shared<const std::vector<int>>(

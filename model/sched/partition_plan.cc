@@ -11,12 +11,14 @@ namespace squashlab {
 
 long SubtreesAt(Explorer& explorer, const RunSpec& spec,
                 const ExhaustiveFactory& make, uint64_t seed, int cut,
-                long limit, bool* deeper) {
+                long limit, bool* deeper,
+                std::vector<ExhaustiveStrategy::Position>* paths) {
   std::unique_ptr<ExhaustiveStrategy> s = make();
   DfsPartition look;
   look.cut = cut;
   look.index = -1;  // own nothing: every run stops at the cut
   s->set_partition(look);
+  if (paths != nullptr) s->set_record_paths(paths);
   if (deeper != nullptr) *deeper = false;
   for (;;) {
     RunResult r = explorer.RunOnce(spec, *s, seed, false);
@@ -25,14 +27,12 @@ long SubtreesAt(Explorer& explorer, const RunSpec& spec,
   }
 }
 
-CutPlan PlanCut(Explorer& explorer, const RunSpec& spec,
-                const ExhaustiveFactory& make, uint64_t seed, long target) {
-  CutPlan plan;
+int PlanCut(Explorer& explorer, const RunSpec& spec,
+            const ExhaustiveFactory& make, uint64_t seed, long target) {
   int lo = 0, hi = 1;  // fewer than `target` at lo (or lo is 0)
   for (;;) {
     bool deeper = false;
     long n = SubtreesAt(explorer, spec, make, seed, hi, target, &deeper);
-    plan.planning_runs += n;
     if (n >= target || !deeper) break;
     lo = hi;
     hi *= 2;
@@ -40,11 +40,9 @@ CutPlan PlanCut(Explorer& explorer, const RunSpec& spec,
   while (hi - lo > 1) {
     int mid = lo + (hi - lo) / 2;
     long n = SubtreesAt(explorer, spec, make, seed, mid, target);
-    plan.planning_runs += n;
     (n >= target ? hi : lo) = mid;
   }
-  plan.cut = hi;
-  return plan;
+  return hi;
 }
 
 OwnerPlan PlanOwners(Explorer& explorer, const RunSpec& spec,
@@ -52,16 +50,7 @@ OwnerPlan PlanOwners(Explorer& explorer, const RunSpec& spec,
                      int parts, int probes) {
   OwnerPlan plan;
   std::vector<ExhaustiveStrategy::Position> paths;
-  {
-    std::unique_ptr<ExhaustiveStrategy> s = make();
-    DfsPartition look;
-    look.cut = cut;
-    look.index = -1;  // own nothing: every run stops at the cut
-    s->set_partition(look);
-    s->set_record_paths(&paths);
-    for (bool more = true; more; plan.planning_runs++)
-      more = explorer.RunOnce(spec, *s, seed, false).more;
-  }
+  SubtreesAt(explorer, spec, make, seed, cut, 1L << 62, nullptr, &paths);
   for (size_t k = 0; k < paths.size(); k++) {
     double sum = 0;
     // (a leaf above the cut is one run)
@@ -73,7 +62,6 @@ OwnerPlan PlanOwners(Explorer& explorer, const RunSpec& spec,
       s->set_probe(Rng::Mix(Rng::Mix(seed, k), static_cast<uint64_t>(p + 1)),
                    points);
       explorer.RunOnce(spec, *s, seed, false);
-      plan.planning_runs++;
       if (p < 0)
         points = s->probe_points();
       else

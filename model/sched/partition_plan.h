@@ -21,23 +21,21 @@ namespace squashlab {
 // footprints set; no partition yet).
 using ExhaustiveFactory = std::function<std::unique_ptr<ExhaustiveStrategy>()>;
 
-struct CutPlan {
-  int cut = 0;
-  long planning_runs = 0;  // short runs the planning took
-};
-
 // The shallowest cut with at least `target` subtrees, or, when the whole
 // tree has fewer runs than that, one below all of them (each run its own
 // subtree). Planning a cut of depth d runs the top of the tree down to d,
 // at most `target` short runs; the search doubles d, then bisects.
-CutPlan PlanCut(Explorer& explorer, const RunSpec& spec,
-                const ExhaustiveFactory& make, uint64_t seed, long target);
+int PlanCut(Explorer& explorer, const RunSpec& spec,
+            const ExhaustiveFactory& make, uint64_t seed, long target);
 
 // How many subtrees the cut at depth `cut` makes, counting no further than
-// `limit`; `deeper`, if set, says whether some run reached the cut.
+// `limit`; `deeper`, if set, says whether some run reached the cut;
+// `paths`, if set, receives each subtree's root (the position a strategy
+// restores to search it).
 long SubtreesAt(Explorer& explorer, const RunSpec& spec,
                 const ExhaustiveFactory& make, uint64_t seed, int cut,
-                long limit, bool* deeper = nullptr);
+                long limit, bool* deeper = nullptr,
+                std::vector<ExhaustiveStrategy::Position>* paths = nullptr);
 
 // Probes per subtree when the parts' shares are planned (after the default
 // path, which counts the preemption points the probes' odds spread the
@@ -47,7 +45,6 @@ constexpr int kProbesPerSubtree = 8;
 struct OwnerPlan {
   std::vector<int> owners;       // the part of each subtree at the cut
   std::vector<double> estimate;  // each subtree's estimated runs
-  long planning_runs = 0;        // the walk of the top and the probes
 };
 
 // Assigns the subtrees of the cut at depth `cut` to `parts` parts by their

@@ -69,13 +69,13 @@ TEST(DfsPartition, PartsTogetherRunExactlyTheWholeSearch) {
     ASSERT_GT(whole.runs, 1) << c.spec.name;
     for (int total : {1, 2, 3, 7}) {
       Explorer e;
-      const CutPlan plan = PlanCut(
+      const int cut = PlanCut(
           e, c.spec, [&] { return Make(c.spec, c.bound, c.por); }, 1,
           kSubtreesPerPart * total);
       Walk sum;
       for (int index = 0; index < total; index++) {
         DfsPartition part;
-        part.cut = plan.cut;
+        part.cut = cut;
         part.total = total;
         part.index = index;
         const Walk w = Search(c.spec, c.bound, c.por, part);
@@ -99,9 +99,9 @@ TEST(DfsPartition, PlannedCutHasEnoughSubtrees) {
   const RunSpec spec = testing::Interleavings(2, 3);  // 70 schedules
   auto make = [&] { return Make(spec, -1, false); };
   Explorer e;
-  const CutPlan plan = PlanCut(e, spec, make, 1, 16);
+  const int cut = PlanCut(e, spec, make, 1, 16);
   DfsPartition look;
-  look.cut = plan.cut;
+  look.cut = cut;
   look.index = -1;
   auto s = make();
   s->set_partition(look);
@@ -110,8 +110,8 @@ TEST(DfsPartition, PlannedCutHasEnoughSubtrees) {
   EXPECT_GE(s->subtrees(), 16);
   EXPECT_LT(s->subtrees(), 70);  // cut above the leaves
   // One level shallower has too few.
-  if (plan.cut > 1) {
-    look.cut = plan.cut - 1;
+  if (cut > 1) {
+    look.cut = cut - 1;
     auto t = make();
     t->set_partition(look);
     while (e.RunOnce(spec, *t, 1, false).more) {
