@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Each planted-bug patch against Linux 6.12's fs/squashfs is found by
 # `squashlab verify --source`, with a report naming a real squashfs function;
-# the unpatched tree is clean under the same command.
+# the unpatched tree, and each change under clean/ (which the kernel runs
+# correctly), is clean under the same command.
 set -euo pipefail
 bin="$TEST_SRCDIR/squashlab/cli/squashlab"
 image="$TEST_SRCDIR/squashlab/testdata/small_files.sqfs"
@@ -64,5 +65,15 @@ for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/*.patch; do
   fi
   echo "ok: $name found in ${secs}s: ${class#==== }"
 done
-[ "$fails" -eq 0 ] && echo "kernel patches: all found, unpatched clean"
+for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/clean/*.patch; do
+  name=clean-$(basename "$p" .patch)
+  d=$(tree "$name")
+  patch -s -p1 -d "$d/fs/squashfs" < "$p"
+  if out=$(verify "$d"); then
+    echo "ok: $name is clean"
+  else
+    echo "FAIL: $name is not clean:"; echo "$out"; fails=$((fails + 1))
+  fi
+done
+[ "$fails" -eq 0 ] && echo "kernel patches: all found, unpatched and clean/ clean"
 exit "$fails"

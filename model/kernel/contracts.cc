@@ -187,6 +187,10 @@ const Contract kContracts[] = {
      "",
      "kmemleak reports only objects no pointer reaches; the model does not "
      "scan stacks, data and the scenario's objects"},
+    {C::kKmemleakUnreferenced, "kmemleak.unreferenced", kKernel, K::kLeak,
+     "kmemleak", "mm/kmemleak.c", "kmemleak_scan", "2.6.31-6.12",
+     "after a real tree's unmount: an object no pointer reaches from the "
+     "module's data and bss or from an object so reached (DEBUG_KMEMLEAK)"},
     {C::kWorkFuncNull, "workqueue.null_func", kKernel, K::kNullDereference,
      "oops", "arch/x86/mm/fault.c", "no_context", "3.13-6.12",
      "process_one_work calls a NULL work->func"},

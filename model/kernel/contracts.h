@@ -70,6 +70,7 @@ enum class Check : uint16_t {
   kSlabOutOfBounds,
   kOdebugFreeActiveWork,
   kKmallocLeak,
+  kKmemleakUnreferenced,
   kWorkFuncNull,
   kWorkQueuedAtQuiescence,
   // context and locking (kernel/sched/core.c, lib/, kernel/locking/)

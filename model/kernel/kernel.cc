@@ -11,6 +11,7 @@
 #include "model/kernel/bio.h"
 #include "model/kernel/blk_plug.h"
 #include "model/kernel/buffer_head.h"
+#include "model/kernel/call_trace.h"
 #include "model/kernel/check_call.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel_internal.h"
@@ -59,6 +60,10 @@ Report Kernel::Make(ReportKind kind, Check check, std::string title,
   r.kind = check == Check::kUnattributed ? kind : c.kind;
   r.title = std::move(title);
   r.body = WithCallSite(std::move(body));
+  if (exec_->Running() != nullptr) {  // dump_stack: the kernel frames
+    const std::string trace = CurrentCallTrace();
+    if (!trace.empty()) r.body += "\n" + trace;
+  }
   r.task = TaskName();
   r.step = exec_->Current() ? exec_->Steps() : -1;
   r.warning = warning;
@@ -303,6 +308,8 @@ void Kernel::HostFault(const TaskFault& f) {
   }
   if (fn.empty()) fn = Hex16(f.pc);
   const std::string where = " in " + fn;
+  const std::string trace = FormatCallTrace(f.trace, f.trace_depth);
+  if (!trace.empty()) ip += "\n" + trace;
   if (f.stack_guard) {
     Bug(Check::kStackGuard, "BUG: stack guard page was hit" + where,
         "BUG: stack guard page was hit at " + Hex16(f.addr) +

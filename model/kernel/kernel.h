@@ -133,6 +133,10 @@ class Kernel : public RunHooks {
   void DebugBug(ReportKind kind, std::string title, std::string body);
   bool reported() const;  // any report, warnings included
   bool fatal() const;     // a fatal report: the run ended on it
+  // A real tree's super block was torn down cleanly (kill_block_super): the
+  // kmalloc objects left at quiescence are kmemleak's to judge.
+  void NoteSuperBlockGone() { super_block_gone_ = true; }
+  bool super_block_gone() const { return super_block_gone_; }
   Report report() const;  // the first report of the run (empty if none)
   std::vector<Report> reports() const;  // all of them, in order
   // Real kernel code (model/linux) names the source line each task last
@@ -292,6 +296,7 @@ class Kernel : public RunHooks {
 
   KernelConfig config_;
   Executor* exec_;
+  bool super_block_gone_ = false;
   bool concurrent_;  // exec_->Concurrent(): tasks are real threads
   static constexpr size_t kMaxReports = 32;
   mutable std::mutex report_mu_;

@@ -12,6 +12,7 @@
 #include "model/kernel/kasan.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/kmemleak.h"
 #include "model/kernel/quiescence.h"
 #include "model/kernel/slab_arena.h"
 
@@ -356,18 +357,47 @@ void KasanReportAccess(uintptr_t a, size_t size, bool write, const char* fn) {
         "BUG: KASAN: slab-out-of-bounds in " + std::string(fn) + "\n" + body);
 }
 
-// At quiescence no kmalloc object is left (kmemleak's listing).
-void CheckHeapAtQuiescence(Kernel& k) {
-  auto live = KernelInternal::Heap_(k).Live();
-  if (live.empty()) return;
-  std::string body = "kmemleak: " + std::to_string(live.size()) +
-                     " new suspected memory leaks\n";
-  for (auto& [addr, obj] : live) {
+static std::string Listing(
+    const std::vector<std::pair<uintptr_t, HeapObject>>& objs) {
+  std::string body;
+  for (auto& [addr, obj] : objs) {
     body += "unreferenced object 0x" + Hex16(addr) + " (size " +
             std::to_string(obj.size) + "):\n  comm \"" + obj.comm +
             "\"\n  backtrace: kmalloc from " + obj.site + "\n";
   }
-  k.Lint(Check::kKmallocLeak, "kmemleak: suspected memory leak", body);
+  return body;
+}
+
+// At quiescence no kmalloc object is left. Once a real tree's super block
+// is gone, on the debug kernel, kmemleak's scan judges them: the objects
+// nothing reaches are its report (one class per allocating function of the
+// first). Otherwise, and for the objects a root still reaches, the listing is a
+// lint: the model does not scan the scenario's own objects for references.
+void CheckHeapAtQuiescence(Kernel& k) {
+  auto live = KernelInternal::Heap_(k).Live();
+  if (live.empty()) return;
+  std::vector<std::pair<uintptr_t, HeapObject>> leaked, kept;
+  if (k.super_block_gone() && k.config().debug) {  // DEBUG_KMEMLEAK
+    std::vector<KmemleakObject> objs;
+    for (auto& [addr, obj] : live) objs.push_back({addr, obj.size});
+    std::vector<size_t> lost = KmemleakUnreferenced(objs);
+    std::vector<char> is_lost(live.size(), 0);
+    for (size_t i : lost) is_lost[i] = 1;
+    for (size_t i = 0; i < live.size(); i++)
+      (is_lost[i] ? leaked : kept).push_back(live[i]);
+  } else {
+    kept = live;
+  }
+  if (!leaked.empty())
+    k.Warn(Check::kKmemleakUnreferenced,
+           "kmemleak: unreferenced object allocated in " +
+               leaked.front().second.site,
+           "kmemleak: " + std::to_string(leaked.size()) +
+               " new suspected memory leaks\n" + Listing(leaked));
+  if (!kept.empty())
+    k.Lint(Check::kKmallocLeak, "kmemleak: suspected memory leak",
+           "kmemleak: " + std::to_string(kept.size()) +
+               " new suspected memory leaks\n" + Listing(kept));
 }
 const QuiescenceCheckRegistration kHeapAtQuiescence(50, "kmalloc",
                                                     CheckHeapAtQuiescence);

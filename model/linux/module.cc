@@ -3,6 +3,7 @@
 #include "model/linux/module.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,7 +11,9 @@
 #include <memory>
 #include <mutex>
 
+#include "model/kernel/call_trace.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/kmemleak.h"
 #include "model/linux/bridge/registry.h"
 #include "model/linux/bridge/run_state.h"
 #include "model/linux/include/squashlab/abi.h"
@@ -27,6 +30,30 @@ std::string ModuleFile(const std::string& name) {
   return "lib" + f + ".so";
 }
 
+// The module's data and bss (its writable load segments) are roots of
+// kmemleak's scan: an object a global of the code under test points to is
+// referenced, as in the kernel, where a module's sections are scanned. Its
+// code is kernel text: the frames a report's call trace lists.
+void RegisterSegments(void* handle) {
+  struct link_map* lm = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || lm == nullptr) return;
+  dl_iterate_phdr(
+      [](struct dl_phdr_info* info, size_t, void* arg) {
+        auto* map = static_cast<struct link_map*>(arg);
+        if (info->dlpi_addr != map->l_addr) return 0;
+        for (int i = 0; i < info->dlpi_phnum; i++) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD) continue;
+          if ((ph.p_flags & PF_W) != 0)
+            KmemleakAddRoot(info->dlpi_addr + ph.p_vaddr, ph.p_memsz);
+          if ((ph.p_flags & PF_X) != 0)
+            AddKernelText(info->dlpi_addr + ph.p_vaddr, ph.p_memsz);
+        }
+        return 1;
+      },
+      lm);
+}
+
 }  // namespace
 
 StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,
@@ -40,6 +67,7 @@ StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,
   if (h == nullptr)
     return Status::InvalidArgument(std::string("cannot load ") + path + ": " +
                                    dlerror());
+  RegisterSegments(h);
   auto init = reinterpret_cast<int (*)(void)>(dlsym(h, "sl_module_init"));
   if (init == nullptr)
     return Status::InvalidArgument(path + ": no module_init");

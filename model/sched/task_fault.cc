@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "model/sched/task_fault.h"
 
+#include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -121,7 +122,17 @@ void NotOurs(int signo) {
   return *reinterpret_cast<const uintptr_t*>(sp);
 }
 
+// The task whose fault the handler is unwinding (backtrace(3) reads the
+// faulting stack; should that fault too, the landing goes without it).
+thread_local Landing* tls_tracing = nullptr;
+
 void OnFault(int signo, siginfo_t* info, void* context) {
+  if (Landing* t = tls_tracing) {
+    tls_tracing = nullptr;
+    t->fault.trace_depth = 0;
+    t->armed = false;
+    siglongjmp(t->env, 1);
+  }
   const auto* uc = static_cast<const ucontext_t*>(context);
   const uintptr_t sp = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
   const uintptr_t pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
@@ -139,7 +150,6 @@ void OnFault(int signo, siginfo_t* info, void* context) {
       task = l;
   }
   if (task != nullptr && task->armed) {
-    task->armed = false;
     task->fault.signo = signo;
     task->fault.code = info->si_code;
     task->fault.addr = addr;
@@ -155,6 +165,16 @@ void OnFault(int signo, siginfo_t* info, void* context) {
                 sp + sizeof(uintptr_t) <= task->hi
             ? StackWord(sp)
             : 0;
+    // The stack, unless the fault is the fetch of a bad call target (no
+    // unwind information there; the return address names the caller).
+    task->fault.trace_depth = 0;
+    if (addr != pc) {
+      tls_tracing = task;
+      task->fault.trace_depth = backtrace(
+          reinterpret_cast<void**>(task->fault.trace), TaskFault::kTraceMax);
+      tls_tracing = nullptr;
+    }
+    task->armed = false;
     siglongjmp(task->env, 1);
   }
   NotOurs(signo);
@@ -163,6 +183,9 @@ void OnFault(int signo, siginfo_t* info, void* context) {
 void InstallOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
+    // backtrace(3) loads its unwinder on first use: not in the handler.
+    void* warm[1];
+    (void)backtrace(warm, 1);
     struct sigaction sa {};
     sa.sa_sigaction = &OnFault;
     sigemptyset(&sa.sa_mask);

@@ -44,6 +44,11 @@ struct TaskFault {
   // A general protection fault (SIGSEGV with si_code SI_KERNEL): a
   // non-canonical address, whose value the CPU does not report.
   bool general_protection() const;
+  // The stack at the fault (backtrace(3) from the handler: the handler's
+  // own frames first, then the faulting function and its callers).
+  static constexpr int kTraceMax = 32;
+  uintptr_t trace[kTraceMax] = {};
+  int trace_depth = 0;
 };
 
 // Called on the faulting task's stack, after the jump back: records the

@@ -5,6 +5,8 @@
 
 #include "model/kernel/atomic.h"
 #include "model/kernel/completion.h"
+#include "model/kernel/kernel.h"
+#include "model/kernel/kmemleak.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/page.h"
 #include "model/kernel/preempt.h"
@@ -87,6 +89,47 @@ TEST(MemoryContract, LeakAtQuiescence) {
   EXPECT_REPORT(r, ReportKind::kLeak);
   EXPECT_TRUE(r.lint);
   EXPECT_NE(r.body.find("unreferenced object"), std::string::npos);
+}
+
+// Once a super block is gone (a real tree's unmount), kmemleak's scan
+// judges what is left: an object nothing reaches is its report; one a root
+// (a module's data) points into, directly or through another object, is
+// not; a cycle no root reaches is reported.
+void* g_root_slot[2];  // stands for a module's data: a root of the scan
+
+TEST(MemoryContract, KmemleakAfterUnmountReportsOnlyUnreferenced) {
+  KmemleakAddRoot(reinterpret_cast<uintptr_t>(g_root_slot), sizeof g_root_slot);
+  Report r = RunTask([] {
+    struct Node {
+      void* next;
+      char pad[24];
+    };
+    auto* kept = static_cast<Node*>(kzalloc(sizeof(Node), GFP_KERNEL));
+    auto* chained = static_cast<Node*>(kzalloc(sizeof(Node), GFP_KERNEL));
+    kept->next = chained->pad + 3;  // an interior pointer counts
+    g_root_slot[0] = kept;
+    auto* a = static_cast<Node*>(kzalloc(sizeof(Node), GFP_KERNEL));
+    auto* b = static_cast<Node*>(kzalloc(sizeof(Node), GFP_KERNEL));
+    a->next = b;
+    b->next = a;  // a cycle nothing reaches
+    (void)kmalloc(64, GFP_KERNEL);
+    Kernel::Current().NoteSuperBlockGone();
+  });
+  g_root_slot[0] = nullptr;
+  EXPECT_REPORT(r, ReportKind::kLeak);
+  EXPECT_FALSE(r.lint);
+  EXPECT_EQ(r.contract, "kmemleak.unreferenced");
+  EXPECT_NE(r.body.find("3 new suspected memory leaks"), std::string::npos)
+      << r.body;
+}
+
+TEST(MemoryContract, KmemleakSilentWhenARootReachesEverything) {
+  KmemleakAddRoot(reinterpret_cast<uintptr_t>(g_root_slot), sizeof g_root_slot);
+  EXPECT_SILENT(RunTask([] {
+    g_root_slot[1] = kmalloc(40, GFP_KERNEL);
+    Kernel::Current().NoteSuperBlockGone();
+  }));
+  g_root_slot[1] = nullptr;
 }
 
 // --- work items

@@ -184,6 +184,7 @@ void kill_block_super(struct super_block* sb) {
                std::to_string(i->i_count.counter));
     return;
   }
+  k.NoteSuperBlockGone();
 }
 
 extern const struct file_operations generic_ro_fops = {};
