@@ -102,6 +102,13 @@ int BuildSource(VerifyArgs& args) {
   if (args.opt.variants.empty()) args.opt.variants = {"linux-src"};
   if (args.opt.decomps.empty())
     args.opt.decomps = {"single", "multi", "percpu"};
+  // A user's tree also reads every file of the image (`every`): each shape
+  // the tree's code handles (sparse and uncompressed blocks, fragment-only
+  // files, fragment tails), whichever path of it the patch touched.
+  if (args.opt.workloads.empty()) {
+    args.opt.workloads = DefaultWorkloads();
+    args.opt.workloads.push_back("every");
+  }
   return -1;
 }
 

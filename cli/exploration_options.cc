@@ -22,7 +22,8 @@ void AddCellOptions(CLI::App* c, VerifyOptions* opt) {
       ->type_name("D")
       ->check(CLI::IsMember(DecompNames()));
   c->add_option("--workload", opt->workloads,
-                "a workload (repeatable; default: the default set)")
+                "a workload (repeatable; default: the default set, and "
+                "every with --source)")
       ->type_name("W")
       ->check(CLI::IsMember(WorkloadNames()));
   c->add_option("--kernel", opt->kernels,

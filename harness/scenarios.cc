@@ -160,6 +160,20 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_dd(k, m->Find(x->name), x, o);
     o.comm = "cat2";
     spawn_dd(k, m->Find(y->name), y, o);
+  } else if (w == "every") {
+    // Every file of the image, whatever its shape (sparse blocks,
+    // uncompressed blocks, fragment-only, a tail in a fragment, ...), by
+    // two readers in opposite orders that meet in the middle.
+    // (A large file: its first and last two blocks.)
+    std::vector<std::pair<inode*, const FileModel*>> all;
+    for (const FileModel& f : img.files)
+      if (inode* i = m->Find(f.name)) all.push_back({i, &f});
+    const uint64_t span = 2 * uint64_t{img.block_size};
+    o.comm = "cat1";
+    spawn_cat(k, all, span, o);
+    std::reverse(all.begin(), all.end());
+    o.comm = "cat2";
+    spawn_cat(k, all, span, o);
   } else if (w == "rand") {
     o.comm = "rand1";
     spawn_random_reader(k, ia, a, o, 3, 1);
@@ -255,6 +269,9 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"frag2",
        "two readers of two small files whose tails share a fragment "
        "block"},
+      {"every",
+       "two readers of every file of the image (each shape: sparse, "
+       "uncompressed, fragment-only, a fragment tail), in opposite orders"},
       {"straddle",
        "one read across a block boundary, another of the page before the "
        "first block (readahead windows that meet mid-block)"},

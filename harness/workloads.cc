@@ -10,6 +10,7 @@
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/page.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/ram_disk.h"
 #include "model/kernel/slab.h"
@@ -59,6 +60,26 @@ bool CheckedRead(file* f, const FileModel* oracle, uint64_t pos, size_t len,
       k.Bug(Check::kWrongData, "squashlab: read returned wrong bytes", body);
     }
   }
+  // The last page past EOF holds zeros (what mmap of the file shows: POSIX
+  // zero-fills the partial page at the end of an object; every file
+  // system zeroes it when it fills the page).
+  if (size % PAGE_SIZE != 0 && pos + static_cast<uint64_t>(got) >= size &&
+      got > 0) {
+    size_t at = 0;
+    unsigned char byte = 0;
+    const pgoff_t last = (size - 1) >> PAGE_SHIFT;
+    if (OracleNonzeroTail(f->f_mapping, last, size % PAGE_SIZE, &at, &byte)) {
+      char body[240];
+      std::snprintf(body, sizeof body,
+                    "%s: the last page (index %llu) holds 0x%02x at offset "
+                    "%zu, past EOF (i_size %llu): a mapping of the file "
+                    "shows it where zeros belong",
+                    oracle->name.c_str(), static_cast<unsigned long long>(last),
+                    byte, at, static_cast<unsigned long long>(size));
+      k.Bug(Check::kWrongData, "squashlab: the last page is not zero past EOF",
+            body);
+    }
+  }
   return static_cast<size_t>(got) == want;
 }
 
@@ -83,6 +104,31 @@ void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle,
       size_t len = static_cast<size_t>(std::min<uint64_t>(opt.bs, end - pos));
       if (!CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf))
         return;  // dd stops at EIO
+    }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_cat(Kernel& k,
+               const std::vector<std::pair<inode*, const FileModel*>>& files,
+               uint64_t span, const ReaderOptions& opt) {
+  TaskSpec s = Spec(opt.comm, opt.cpu);
+  s.body = [files, span, opt] {
+    std::vector<char> buf;
+    for (const auto& [ino, oracle] : files) {
+      file* f = open_file(ino, opt.ra_pages);
+      const uint64_t size = oracle->content.size();
+      const uint64_t head = size <= 2 * span ? size : span;
+      const uint64_t tail = size <= 2 * span ? size : size - span;
+      for (uint64_t pos = 0; pos < size;) {
+        size_t len =
+            static_cast<size_t>(std::min<uint64_t>(opt.bs, size - pos));
+        if (pos < head)
+          len = static_cast<size_t>(std::min<uint64_t>(len, head - pos));
+        if (!CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf)) return;
+        pos += len;
+        if (pos == head && pos < tail) pos = tail;  // skip the middle
+      }
     }
   };
   k.Spawn(std::move(s));

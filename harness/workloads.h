@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace squashlab {
 
@@ -31,6 +33,12 @@ struct ReaderOptions {
 // dd if=FILE bs=BS skip..count: sequential reads from start to end.
 void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle,
               const ReaderOptions& opt);
+// cat FILE... : each file in turn in reads of opt.bs, whole when it is at
+// most 2 x `span` bytes, else its first and its last `span` bytes (start
+// and end ignored); stops at the first EIO.
+void spawn_cat(Kernel& k,
+               const std::vector<std::pair<inode*, const FileModel*>>& files,
+               uint64_t span, const ReaderOptions& opt);
 // `reads` reads of opt.bs bytes at offsets drawn from the run's seed.
 void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
                          const ReaderOptions& opt, int reads, uint64_t salt);

@@ -60,7 +60,8 @@ std::string CurrentCallTrace() {
   void* frames[64];
   const int n = backtrace(frames, 64);
   std::vector<uintptr_t> pcs;
-  for (int k = 0; k < n; k++) pcs.push_back(reinterpret_cast<uintptr_t>(frames[k]));
+  for (int k = 0; k < n; k++)
+    pcs.push_back(reinterpret_cast<uintptr_t>(frames[k]));
   return FormatCallTrace(pcs.data(), static_cast<int>(pcs.size()));
 }
 

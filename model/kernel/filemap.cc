@@ -29,6 +29,25 @@ bool page_cache_has(address_space* mapping, pgoff_t index) {
   return mapping->page_tree.count(index) != 0;
 }
 
+bool OracleNonzeroTail(address_space* mapping, pgoff_t index, size_t from,
+                       size_t* at, unsigned char* byte) {
+  Kernel& k = Kernel::Current();
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
+  auto it = mapping->page_tree.find(index);
+  if (it == mapping->page_tree.end()) return false;
+  const page* p = it->second;
+  if (!(p->flags.load() & (1UL << PG_uptodate)) || p->data == nullptr)
+    return false;
+  for (size_t i = from; i < PAGE_SIZE; i++) {
+    if (p->data[i] != 0) {
+      *at = i;
+      *byte = static_cast<unsigned char>(p->data[i]);
+      return true;
+    }
+  }
+  return false;
+}
+
 page* find_get_page(address_space* mapping, pgoff_t index) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(mapping, "find_get_page");

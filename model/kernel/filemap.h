@@ -38,6 +38,12 @@ address_space* new_address_space(std::string name);
 
 // A referenced page at index, or nullptr.
 page* find_get_page(address_space* mapping, pgoff_t index);
+// The data oracle's look at the page cache (no kernel API: no scheduling
+// point, no cost, no reference): whether the uptodate page at index has a
+// nonzero byte at or after offset `from`; *at and *byte say the first.
+// False when there is no such page or it is not uptodate.
+bool OracleNonzeroTail(address_space* mapping, pgoff_t index, size_t from,
+                       size_t* at, unsigned char* byte);
 // Whether index holds a page: radix_tree_lookup under rcu_read_lock, as
 // 3.13's readahead probes the tree (no reference, no scheduling point).
 bool page_cache_has(address_space* mapping, pgoff_t index);
