@@ -44,7 +44,6 @@ Kernel::Kernel(KernelConfig config, Executor* executor)
 
 Kernel::~Kernel() {
   if (exec_->hooks() == this) exec_->Attach(nullptr);
-  for (auto& p : pages_) delete[] p->data;
   for (auto& b : bhs_) delete[] b->b_data;
 }
 
@@ -363,7 +362,10 @@ page* Kernel::AllocPage() {
   std::lock_guard<RunMutex> l(tree_lock_);
   auto p = std::make_unique<page>();
   p->pfn = pages_.size();
-  p->data = new char[PAGE_SIZE];
+  Task* t = exec_->Running();
+  p->data = static_cast<char*>(heap_.Alloc(PAGE_SIZE, false, "alloc_pages",
+                                           t ? t->Comm() : "setup",
+                                           t ? t->cpu : 0, kPageDataCache));
   std::memset(p->data, POISON_INUSE, PAGE_SIZE);
   p->_count.store(1);
   p->freed = false;

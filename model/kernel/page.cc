@@ -73,6 +73,13 @@ void FreePage(page* p) {
   }
   p->flags.store(0);
   p->freed = true;
+  // The page goes back to the allocator: KASAN poisons it (debug), a
+  // production kernel hands it out again.
+  Task* t = k.current_task();
+  size_t size = 0;
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
+  KernelInternal::Heap_(k).Free(p->data, &size, "__free_pages",
+                                t ? t->Comm() : "setup", t ? t->cpu : 0);
 }
 
 }  // namespace

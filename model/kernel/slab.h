@@ -44,6 +44,12 @@ struct HeapObject {
   std::string cache;      // kmalloc-N, a kmem_cache's name, pages-N
 };
 
+// The cache of the page cache pages' data (alloc_pages of order 0, not a
+// kmalloc size class): KASAN sees the tree's loads and stores of a page
+// like a slab object's, past its end (into the next physical page) and
+// after it was freed; a production kernel hands a freed page out again.
+inline constexpr const char* kPageDataCache = "pages-4096";
+
 // Not thread-safe: the Kernel's tree_lock guards it.
 //
 // Production mode is SLUB as x86-64 3.13 runs it (heap_slub.cc): size-class
