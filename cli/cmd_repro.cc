@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements `squashlab repro TOKEN [--image IMG] [--trace-out
-// FILE]`: replays one failure exactly from its replay token and prints its
-// report and schedule (optionally as a Chrome trace JSON, viewable in
-// Perfetto).
+// This file implements `squashlab repro TOKEN [--image IMG] [--source DIR]
+// [--trace-out FILE]`: replays one failure exactly from its replay token and
+// prints its report and schedule (optionally as a Chrome trace JSON,
+// viewable in Perfetto). A token of read path linux-src replays on the tree
+// given with --source, built as verify --source builds it.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -11,17 +12,26 @@
 #include "cli/arg_checks.h"
 #include "cli/cli_status.h"
 #include "cli/commands.h"
+#include "harness/linux_mount.h"
 #include "harness/verify.h"
+#include "model/linux/source_build.h"
 #include "model/sched/schedule_trace.h"
 
 namespace squashlab::cli {
 namespace {
 
 struct ReproArgs {
-  std::string token, image, trace_out;
+  std::string token, image, source, trace_out;
 };
 
 int RunRepro(const ReproArgs& args) {
+  if (!args.source.empty()) {
+    auto tree = BuildSourceTree(args.source, &std::cerr);
+    if (!tree.ok())
+      return UsageError(
+          "repro", "--source " + args.source + ": " + tree.status().ToString());
+    RegisterSourceTree(*tree);
+  }
   auto r = squashlab::Repro(args.token, args.image, true);
   if (!r.ok()) return UsageError("repro", r.status().ToString());
   const squashlab::RunResult& run = r.value();
@@ -58,6 +68,11 @@ void AddReproCommand(CLI::App* root, CommandRunner* run) {
        "--image", args->image,
        "the image the token was found on (default: the embedded image)")
       ->type_name("IMG");
+  c->add_option("--source", args->source,
+                "the kernel tree a linux-src token was found on (as "
+                "verify --source took it)")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
   c->add_option("--trace-out", args->trace_out,
                 "also write the schedule as a Chrome trace JSON (open in "
                 "ui.perfetto.dev)")

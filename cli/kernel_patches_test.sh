@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Each planted-bug patch against Linux 6.12's fs/squashfs is found by
-# `squashlab verify --source`, with a report naming a real squashfs function;
+# `squashlab verify --source`, with a report naming a real squashfs function
+# whose token `squashlab repro --source` replays;
 # the unpatched tree, and each change under clean/ (which the kernel runs
 # correctly), is clean under the same command.
 set -euo pipefail
@@ -63,7 +64,17 @@ for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/*.patch; do
     echo "FAIL: $name: the report names no real function"; echo "$out"
     fails=$((fails + 1)); continue
   fi
-  echo "ok: $name found in ${secs}s: ${class#==== }"
+  # The class replays from its token on the same tree.
+  token=$(grep -m1 -o 'sq1:[^ ]*' <<<"$out" || true)
+  set +e
+  "$bin" repro --source "$d" --image "$image" "$token" >/dev/null 2>&1
+  rc=$?
+  set -e
+  if [ "$rc" -ne 1 ]; then
+    echo "FAIL: $name: repro of $token: exit $rc, want 1 (reproduced)"
+    fails=$((fails + 1)); continue
+  fi
+  echo "ok: $name found in ${secs}s and replayed: ${class#==== }"
 done
 for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/clean/*.patch; do
   name=clean-$(basename "$p" .patch)

@@ -301,6 +301,12 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
           cell.scenarios.push_back(std::move(sc).value());
         }
       }
+      for (const auto& w : opt.eio_workloads) {
+        ScenarioSpec spec{v, d, w, "eio", opt.device, opt.lint ? "lint" : ""};
+        auto sc = MakeScenario(spec, image.value());
+        if (!sc.ok()) return sc.status();
+        cell.scenarios.push_back(std::move(sc).value());
+      }
       cells.push_back(std::move(cell));
     }
   }

@@ -31,6 +31,10 @@ struct VerifyOptions {
   long budget = 0;           // runs per cell; 0: until the time
   double seconds = 40;       // the whole job's time (when budget 0)
   std::string faults;  // "", eio, reada, bitflip (or a FaultPlan on a device)
+  // Error paths too: each cell also explores these workloads under the
+  // RAM disk's `eio` plan on the debug kernel, after its other scenarios
+  // (verify --source sets it when no --faults or --device is given).
+  std::vector<std::string> eio_workloads;
   std::string device;  // "": RAM disk; else an hw_emul profile[,bs=N]
   // "debug" (KASAN, poisoning, DEBUG_VM) and/or "prod" (a production slab:
   // freed objects reused, the consequences play out). Empty: debug, or
