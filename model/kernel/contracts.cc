@@ -223,6 +223,11 @@ const Contract kContracts[] = {
      "kernel/locking/lockdep.c", "check_noncircular", "3.13-6.12",
      "CONFIG_PROVE_LOCKING (kernel/lockdep.c before 3.15): an order that "
      "closes a cycle in the lock-class graph, without the deadlock"},
+    {C::kLockdepInconsistent, "lockdep.inconsistent_irq", kKernel, K::kLockdep,
+     "lockdep", "kernel/locking/lockdep.c", "print_usage_bug", "3.13-6.12",
+     "a spinlock class taken in hardirq context and with hardirqs enabled "
+     "elsewhere ({IN-HARDIRQ-W} -> {HARDIRQ-ON-W}), without the interrupt "
+     "having to arrive while it is held"},
     {C::kSleepOutsideTask, "model.sleep_outside_task", kLint, K::kBadContext,
      "", "", "", "", "model misuse: a wait outside any task"},
     {C::kHungTask, "hung_task", kKernel, K::kHungTask, "hung task",

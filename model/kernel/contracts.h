@@ -81,6 +81,7 @@ enum class Check : uint16_t {
   kMutexUnlockNotOwner,
   kSpinlockWrongOwner,
   kLockdepCircular,
+  kLockdepInconsistent,
   kSleepOutsideTask,
   kHungTask,
   kBugOn,

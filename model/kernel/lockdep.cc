@@ -45,6 +45,22 @@ std::vector<std::string> LockdepGraph::Acquire(
   return cycle;
 }
 
+std::string LockdepGraph::Usage(const char* cls, bool in_irq, bool irqs_on,
+                                const std::string& where,
+                                std::string* earlier) {
+  if (!in_irq && !irqs_on) return "";
+  std::lock_guard<std::mutex> l(mu_);
+  ClassUsage& u = usage_[cls];
+  std::string& mine = in_irq ? u.in_irq : u.irqs_on;
+  const std::string& other = in_irq ? u.irqs_on : u.in_irq;
+  if (mine.empty()) mine = where;
+  if (other.empty() || u.reported) return "";
+  u.reported = true;
+  *earlier = other;
+  return in_irq ? "{HARDIRQ-ON-W} -> {IN-HARDIRQ-W}"
+                : "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}";
+}
+
 size_t LockdepGraph::Edges() const {
   std::lock_guard<std::mutex> l(mu_);
   size_t n = 0;
@@ -92,6 +108,34 @@ void lockdep_acquire(const char* cls, const char* fn, bool trylock) {
   k.Warn(Check::kLockdepCircular,
          "WARNING: possible circular locking dependency detected",
          CircularReport(t, cls, cycle, fn));
+}
+
+void lockdep_irq_usage(const char* cls, const char* fn) {
+  Kernel& k = Kernel::Current();
+  Task* t = k.current_task();
+  if (cls == nullptr || t == nullptr || !k.config().debug) return;
+  const bool in_irq = t->in_interrupt();
+  const bool irqs_on = !in_irq && t->irqs_disabled == 0;
+  const std::string where = std::string(fn) + " by " + t->Comm();
+  std::string earlier;
+  const std::string pair =
+      KernelInternal::Lockdep(k).Usage(cls, in_irq, irqs_on, where, &earlier);
+  if (pair.empty() || !KernelInternal::LockdepOn(k)) return;
+  KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run
+  k.Warn(Check::kLockdepInconsistent, "WARNING: inconsistent lock state",
+         "================================\n"
+         "WARNING: inconsistent lock state\n"
+         "--------------------------------\n"
+         "inconsistent " +
+             pair + " usage.\n" + t->Comm() + " takes (" + cls + ") " +
+             (in_irq ? "in hardirq context" : "with hardirqs enabled") +
+             ", at: " + fn + "\nit was taken " +
+             (in_irq ? "with hardirqs enabled" : "in hardirq context") +
+             " before, at: " + earlier +
+             "\n\n Possible unsafe locking scenario:\n       CPU0\n       "
+             "----\n  lock(" +
+             cls + ");\n  <Interrupt>\n    lock(" + cls +
+             ");\n\n *** DEADLOCK ***");
 }
 
 void lockdep_release(const char* cls) {

@@ -32,8 +32,19 @@ class LockdepGraph {
   std::vector<std::string> Acquire(const std::vector<const char*>& held,
                                    const char* next);
   size_t Edges() const;
+  // Records that class `cls` was taken in hardirq context (`in_irq`) or
+  // with hardirqs enabled (`irqs_on`, outside one). The first time a class
+  // has both, returns the pair as lockdep names it ("{IN-HARDIRQ-W} ->
+  // {HARDIRQ-ON-W}": the earlier usage first) with where the earlier one
+  // was; else "".
+  std::string Usage(const char* cls, bool in_irq, bool irqs_on,
+                    const std::string& where, std::string* earlier);
 
  private:
+  struct ClassUsage {
+    std::string in_irq, irqs_on;  // where each usage was first seen
+    bool reported = false;
+  };
   struct EdgeHash {
     size_t operator()(const std::pair<const char*, const char*>& e) const {
       return std::hash<const void*>()(e.first) * 31 +
@@ -47,6 +58,7 @@ class LockdepGraph {
   std::map<std::string, std::set<std::string>> after_;  // class -> classes
   // The edges of after_ by interned address (a cache of after_'s lookups).
   std::unordered_set<std::pair<const char*, const char*>, EdgeHash> known_;
+  std::map<std::string, ClassUsage> usage_;
 };
 
 // The current task takes a lock of class `cls` ("file:line" of its init,
@@ -55,6 +67,11 @@ class LockdepGraph {
 // the kernel's current->held_locks) before it may block; a trylock only
 // joins the held set.
 void lockdep_acquire(const char* cls, const char* fn, bool trylock);
+// A spinlock of class `cls` was just taken (lockdep's mark_irqflags): in
+// hardirq context, or with hardirqs on outside one. A class used both ways
+// is "WARNING: inconsistent lock state" at the second usage, whether or
+// not the interrupt ever arrives while the lock is held.
+void lockdep_irq_usage(const char* cls, const char* fn);
 void lockdep_release(const char* cls);
 
 }  // namespace squashlab

@@ -93,6 +93,7 @@ void spin_lock(spinlock_t* l) {
   k.CheckPtr(l, "spin_lock");
   preempt_disable();
   lockdep_acquire(l->lock_class, "spin_lock", false);
+  lockdep_irq_usage(l->lock_class, "spin_lock");
   int me = Tid(k);
   for (;;) {
     int expected = -1;
