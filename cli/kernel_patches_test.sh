@@ -12,9 +12,18 @@ pristine="$TEST_SRCDIR/linux_6_12/fs/squashfs"
 export SQUASHLAB_CACHE="$TEST_TMPDIR/cache"
 fails=0
 
-verify() {  # DIR: runs the job, prints its output, returns its status
-  "$bin" verify --source "$1" --image "$image" --decomp single \
+verify() {  # DIR [IMAGE]: runs the job, prints its output, returns its status
+  "$bin" verify --source "$1" --image "${2:-$image}" --decomp single \
     --strategy pct --budget 2000 --first-only -v 2>&1
+}
+
+# PATCH: the image it is verified on: the default one, or the one its
+# header names ("Verified on small_files_64k.sqfs").
+image_of() {
+  local named
+  named=$(sed -n 's/^Verified on \([a-z0-9_]*\.sqfs\).*/\1/p' "$1" | head -1)
+  if [ -n "$named" ]; then echo "$TEST_SRCDIR/squashlab/testdata/$named"
+  else echo "$image"; fi
 }
 
 tree() {  # NAME: a writable copy of the pristine tree
@@ -48,8 +57,9 @@ for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/*.patch; do
   d=$(tree "$name")
   patch -s -p1 -d "$d/fs/squashfs" < "$p"
   start=$(date +%s)
+  img=$(image_of "$p")
   set +e
-  out=$(verify "$d")
+  out=$(verify "$d" "$img")
   rc=$?
   set -e
   secs=$(( $(date +%s) - start ))
@@ -67,7 +77,7 @@ for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/*.patch; do
   # The class replays from its token on the same tree.
   token=$(grep -m1 -o 'sq1:[^ ]*' <<<"$out" || true)
   set +e
-  "$bin" repro --source "$d" --image "$image" "$token" >/dev/null 2>&1
+  "$bin" repro --source "$d" --image "$img" "$token" >/dev/null 2>&1
   rc=$?
   set -e
   if [ "$rc" -ne 1 ]; then

@@ -8,7 +8,10 @@
 // here neither does it (the previous state is freed, the rest at the run's
 // end). Each call charges its output to the run (simulate mode's codec
 // cost) and is a scheduling point, as a preemptible kernel's inflate loop
-// can be preempted between output pages.
+// can be preempted between output pages; the ranges it read and wrote are
+// checked as KASAN checks an instrumented lib/ decompressor's accesses
+// (LZ4_decompress_safe is the system library's, called by the tree
+// directly: unchecked).
 #include <lz4.h>
 #include <lzma.h>
 #include <lzo/lzo1x.h>
@@ -21,6 +24,7 @@
 #include <cstring>
 #include <new>
 
+#include "model/kernel/kasan.h"
 #include "model/kernel/kernel.h"
 #include "model/linux/bridge/run_state.h"
 
@@ -41,6 +45,17 @@ struct KernelZStream {
   unsigned long adler;
   unsigned long reserved;
 };
+
+// A KASAN kernel compiles its lib/ decompressors instrumented: every byte
+// they read or write is checked. The system libraries are not, so each
+// call's actual input and output ranges are checked after it, as the
+// accesses they were (an output page overrun, an input buffer freed).
+void Accessed(const void* in, size_t in_n, const void* out, size_t out_n,
+              const char* fn) {
+  squashlab::KasanCheckAccess(reinterpret_cast<uintptr_t>(in), in_n, false, fn);
+  squashlab::KasanCheckAccess(reinterpret_cast<uintptr_t>(out), out_n, true,
+                              fn);
+}
 
 void Charge(uint64_t bytes, const char* codec) {
   squashlab::model_charge(squashlab::CostKind::kDecompressByte, bytes, codec);
@@ -99,7 +114,11 @@ int zlib_inflate(KernelZStream* k, int flush) {
   z->next_out = k->next_out;
   z->avail_out = static_cast<uInt>(k->avail_out);
   uLong out_before = z->total_out;
+  const unsigned char* in0 = z->next_in;
+  unsigned char* out0 = z->next_out;
   int r = inflate(z, flush);
+  Accessed(in0, static_cast<size_t>(z->next_in - in0), out0,
+           static_cast<size_t>(z->next_out - out0), "zlib_inflate");
   k->next_in = z->next_in;
   k->avail_in = z->avail_in;
   k->next_out = z->next_out;
@@ -149,7 +168,11 @@ size_t zstd_reset_dstream(sl_zstd_dstream* s) { return ZSTD_initDStream(s->d); }
 size_t zstd_decompress_stream(sl_zstd_dstream* s, ZSTD_outBuffer* out,
                               ZSTD_inBuffer* in) {
   size_t before = out->pos;
+  const size_t in_before = in->pos;
   size_t r = ZSTD_decompressStream(s->d, out, in);
+  Accessed(static_cast<const char*>(in->src) + in_before, in->pos - in_before,
+           static_cast<char*>(out->dst) + before, out->pos - before,
+           "zstd_decompress_stream");
   Charge(out->pos - before, "zstd");
   // A finished or failed stream starts over if it is used again (the
   // wrapper inits a new one per block).
@@ -212,9 +235,12 @@ int xz_dec_run(xz_dec* x, KernelXzBuf* b) {
   x->s.next_out = b->out + b->out_pos;
   x->s.avail_out = b->out_size - b->out_pos;
   size_t out_before = b->out_pos;
+  const size_t in_before = b->in_pos;
   lzma_ret r = lzma_code(&x->s, LZMA_RUN);
   b->in_pos = b->in_size - x->s.avail_in;
   b->out_pos = b->out_size - x->s.avail_out;
+  Accessed(b->in + in_before, b->in_pos - in_before, b->out + out_before,
+           b->out_pos - out_before, "xz_dec_run");
   Charge(b->out_pos - out_before, "xz");
   switch (r) {
     case LZMA_OK:
@@ -244,6 +270,7 @@ int sl_lzo1x_decompress_safe(const unsigned char* src, size_t src_len,
                              unsigned char* dst, size_t* dst_len) {
   lzo_uint out = *dst_len;
   int r = lzo1x_decompress_safe(src, src_len, dst, &out, nullptr);
+  Accessed(src, src_len, dst, out, "lzo1x_decompress_safe");
   *dst_len = out;
   Charge(out, "lzo");
   return r == LZO_E_OK ? 0 : -1;
