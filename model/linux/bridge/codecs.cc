@@ -8,10 +8,9 @@
 // here neither does it (the previous state is freed, the rest at the run's
 // end). Each call charges its output to the run (simulate mode's codec
 // cost) and is a scheduling point, as a preemptible kernel's inflate loop
-// can be preempted between output pages; the ranges it read and wrote are
-// checked as KASAN checks an instrumented lib/ decompressor's accesses
-// (LZ4_decompress_safe is the system library's, called by the tree
-// directly: unchecked).
+// can be preempted between output pages (LZ4_decompress_safe: neither, as
+// before); the ranges each call read and wrote are checked as KASAN checks
+// an instrumented lib/ decompressor's accesses.
 #include <lz4.h>
 #include <lzma.h>
 #include <lzo/lzo1x.h>
@@ -264,6 +263,18 @@ void xz_dec_end(xz_dec* x) {
   if (x == nullptr) return;
   if (x->started) lzma_end(&x->s);
   Heap().Free(x);  // trivially destructible: the memory is all there is
+}
+
+// liblz4's, with its accesses checked (no charge and no scheduling point:
+// one call decodes the whole block, as the kernel's does).
+int sl_LZ4_decompress_safe(const char* source, char* dest, int compressed_size,
+                           int max_decompressed_size) {
+  int r =
+      LZ4_decompress_safe(source, dest, compressed_size, max_decompressed_size);
+  Accessed(source,
+           compressed_size > 0 ? static_cast<size_t>(compressed_size) : 0, dest,
+           r > 0 ? static_cast<size_t>(r) : 0, "LZ4_decompress_safe");
+  return r;
 }
 
 int sl_lzo1x_decompress_safe(const unsigned char* src, size_t src_len,

@@ -98,8 +98,9 @@ void xz_dec_reset(struct xz_dec *s);
 void xz_dec_end(struct xz_dec *s);
 
 /* lz4 */
-int LZ4_decompress_safe(const char *source, char *dest, int compressed_size,
-                        int max_decompressed_size);
+int sl_LZ4_decompress_safe(const char *source, char *dest, int compressed_size,
+                           int max_decompressed_size);
+#define LZ4_decompress_safe sl_LZ4_decompress_safe
 
 /* lzo */
 #define LZO_E_OK 0
