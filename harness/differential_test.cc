@@ -30,10 +30,12 @@
 namespace squashlab {
 namespace {
 
-// "name: 0U 1U 2UL ..." per file, in the mount's order.
+// "name: 0U 1U 2UL ..." per file with cached pages, in the mount's order
+// (the real code's mount looks up only the files its workload reads).
 std::string PageCacheSummary(const SquashfsMount& m) {
   std::ostringstream out;
   for (size_t i = 0; i < m.inodes.size(); i++) {
+    if (m.inodes[i]->i_mapping->page_tree.empty()) continue;
     out << m.names[i] << ":";
     for (const auto& [index, p] : m.inodes[i]->i_mapping->page_tree) {
       out << ' ' << index;

@@ -74,12 +74,11 @@ StatusOr<const LinuxModule*> LinuxModuleFor(const std::string& variant,
 }
 
 void SpawnLinuxMount(Kernel& k, SquashfsMount* m, const ImageModel& image,
+                     const std::vector<std::string>& names,
                      const LinuxModule* module, const std::string& options,
                      std::function<void()> started) {
   block_device* bdev = m->disk ? m->disk->bdev() : m->device->bdev();
   const uint64_t nr_bytes = image.bytes.size();
-  std::vector<std::string> names;
-  for (const FileModel& f : image.files) names.push_back(f.name);
   TaskSpec spec;
   spec.name = "mount";
   spec.body = [&k, m, bdev, nr_bytes, module, options, names, started] {

@@ -41,9 +41,12 @@ StatusOr<const LinuxModule*> LinuxModuleFor(const std::string& variant,
                                             const std::string& decomp,
                                             std::string* options);
 
-// Spawns the mount task over m's device; `started` runs in it once every
-// file of `image` has its inode in m (the workload's spawn).
+// Spawns the mount task over m's device; `started` runs in it once each
+// of `names` (the files the workload reads) has its inode in m (the
+// workload's spawn). A lookup scans its directory: looking up only these
+// keeps the mount's work small on an image of many files.
 void SpawnLinuxMount(Kernel& k, SquashfsMount* m, const ImageModel& image,
+                     const std::vector<std::string>& names,
                      const LinuxModule* module, const std::string& options,
                      std::function<void()> started);
 

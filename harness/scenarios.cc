@@ -3,6 +3,7 @@
 #include "harness/scenarios.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <span>
 
@@ -131,6 +132,56 @@ std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan,
   return bytes;
 }
 
+// A file's shape for `every`: which kinds of block it has and whether its
+// tail is in a fragment, as bits.
+int ShapeOf(const FileLayout& l) {
+  int shape = l.has_tail ? 1 : 0;
+  for (const StoredBlock& b : l.blocks) {
+    if (b.stored_size == 0)
+      shape |= 2;
+    else if (!b.compressed)
+      shape |= 4;
+    else
+      shape |= 8;
+  }
+  return shape;
+}
+
+// The files `every` reads: all of a small image; of a large one, the first
+// four of each shape, at most 32.
+std::vector<const FileModel*> EveryFiles(const ImageModel& img) {
+  std::vector<const FileModel*> out;
+  std::map<int, int> of_shape;
+  for (const FileModel& f : img.files) {
+    if (out.size() >= 32) break;
+    if (of_shape[ShapeOf(f.layout)]++ >= 4) continue;
+    out.push_back(&f);
+  }
+  return out;
+}
+
+// The files a workload reads (SpawnWorkload's choices): the mount looks up
+// these only.
+std::vector<std::string> WorkloadFileNames(const ImageModel& img,
+                                           const std::string& w) {
+  std::vector<std::string> names;
+  auto add = [&names](const FileModel* f) {
+    if (std::find(names.begin(), names.end(), f->name) == names.end())
+      names.push_back(f->name);
+  };
+  if (w == "every") {
+    for (const FileModel* f : EveryFiles(img)) add(f);
+    return names;
+  }
+  auto files = BySize(img);
+  add(files[0]);
+  add(WithTail(files));
+  auto [x, y] = SharingAFragment(files);
+  add(x);
+  add(y);
+  return names;
+}
+
 void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
                    const std::string& w, bool eio) {
   auto files = BySize(img);
@@ -164,10 +215,11 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     // Every file of the image, whatever its shape (sparse blocks,
     // uncompressed blocks, fragment-only, a tail in a fragment, ...), by
     // two readers in opposite orders that meet in the middle.
-    // (A large file: its first and last two blocks.)
+    // (A large file: its first and last two blocks; an image of many
+    // files: EveryFiles' choice.)
     std::vector<std::pair<inode*, const FileModel*>> all;
-    for (const FileModel& f : img.files)
-      if (inode* i = m->Find(f.name)) all.push_back({i, &f});
+    for (const FileModel* f : EveryFiles(img))
+      if (inode* i = m->Find(f->name)) all.push_back({i, f});
     const uint64_t span = 2 * uint64_t{img.block_size};
     o.comm = "cat1";
     spawn_cat(k, all, span, o);
@@ -392,11 +444,11 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
       InstallFaults(k, m, spec.faults);
     }
     if (module) {
-      SpawnLinuxMount(k, m, *image, module, mount_options,
-                      [&k, m, image, spec, eio_possible] {
-                        SpawnWorkload(k, m, *image, spec.workload,
-                                      eio_possible);
-                      });
+      SpawnLinuxMount(
+          k, m, *image, WorkloadFileNames(*image, spec.workload), module,
+          mount_options, [&k, m, image, spec, eio_possible] {
+            SpawnWorkload(k, m, *image, spec.workload, eio_possible);
+          });
     } else {
       SpawnWorkload(k, m, *image, spec.workload, eio_possible);
     }

@@ -230,7 +230,9 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
     BlockDevice* dev = m->device;
     g_run.dev = dev;
     if (real) {
-      SpawnLinuxMount(k, m, *image, real, real_options,
+      std::vector<std::string> names;  // every file, as the figures were
+      for (const FileModel& f : image->files) names.push_back(f.name);
+      SpawnLinuxMount(k, m, *image, names, real, real_options,
                       [&k, m, dev, &oracle, &spec, &times, &res] {
                         SpawnDd(k, m->Find(oracle->name), oracle, spec, dev,
                                 &times, &res.c);
