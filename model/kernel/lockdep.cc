@@ -45,15 +45,14 @@ std::vector<std::string> LockdepGraph::Acquire(
   return cycle;
 }
 
-std::string LockdepGraph::Usage(const char* cls, bool in_irq, bool irqs_on,
-                                const std::string& where,
+std::string LockdepGraph::Usage(const char* cls, bool in_irq,
+                                const std::function<std::string()>& where,
                                 std::string* earlier) {
-  if (!in_irq && !irqs_on) return "";
   std::lock_guard<std::mutex> l(mu_);
   ClassUsage& u = usage_[cls];
   std::string& mine = in_irq ? u.in_irq : u.irqs_on;
   const std::string& other = in_irq ? u.irqs_on : u.in_irq;
-  if (mine.empty()) mine = where;
+  if (mine.empty()) mine = where();
   if (other.empty() || u.reported) return "";
   u.reported = true;
   *earlier = other;
@@ -115,11 +114,11 @@ void lockdep_irq_usage(const char* cls, const char* fn) {
   Task* t = k.current_task();
   if (cls == nullptr || t == nullptr || !k.config().debug) return;
   const bool in_irq = t->in_interrupt();
-  const bool irqs_on = !in_irq && t->irqs_disabled == 0;
-  const std::string where = std::string(fn) + " by " + t->Comm();
+  if (!in_irq && t->irqs_disabled > 0) return;  // irqs off: neither usage
   std::string earlier;
-  const std::string pair =
-      KernelInternal::Lockdep(k).Usage(cls, in_irq, irqs_on, where, &earlier);
+  const std::string pair = KernelInternal::Lockdep(k).Usage(
+      cls, in_irq, [fn, t] { return std::string(fn) + " by " + t->Comm(); },
+      &earlier);
   if (pair.empty() || !KernelInternal::LockdepOn(k)) return;
   KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run
   k.Warn(Check::kLockdepInconsistent, "WARNING: inconsistent lock state",

@@ -12,10 +12,12 @@
 #ifndef SQUASHLAB_MODEL_KERNEL_LOCKDEP_H_
 #define SQUASHLAB_MODEL_KERNEL_LOCKDEP_H_
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -32,13 +34,15 @@ class LockdepGraph {
   std::vector<std::string> Acquire(const std::vector<const char*>& held,
                                    const char* next);
   size_t Edges() const;
-  // Records that class `cls` was taken in hardirq context (`in_irq`) or
-  // with hardirqs enabled (`irqs_on`, outside one). The first time a class
-  // has both, returns the pair as lockdep names it ("{IN-HARDIRQ-W} ->
-  // {HARDIRQ-ON-W}": the earlier usage first) with where the earlier one
-  // was; else "".
-  std::string Usage(const char* cls, bool in_irq, bool irqs_on,
-                    const std::string& where, std::string* earlier);
+  // Records that class `cls` (interned) was taken in hardirq context
+  // (`in_irq`) or with hardirqs enabled (outside one); `where` says where,
+  // asked only for a class's first usage of that kind. The first time a
+  // class has both, returns the pair as lockdep names it ("{IN-HARDIRQ-W}
+  // -> {HARDIRQ-ON-W}": the earlier usage first) and sets *earlier to where
+  // the earlier one was; else "".
+  std::string Usage(const char* cls, bool in_irq,
+                    const std::function<std::string()>& where,
+                    std::string* earlier);
 
  private:
   struct ClassUsage {
@@ -58,7 +62,7 @@ class LockdepGraph {
   std::map<std::string, std::set<std::string>> after_;  // class -> classes
   // The edges of after_ by interned address (a cache of after_'s lookups).
   std::unordered_set<std::pair<const char*, const char*>, EdgeHash> known_;
-  std::map<std::string, ClassUsage> usage_;
+  std::unordered_map<const char*, ClassUsage> usage_;  // by interned class
 };
 
 // The current task takes a lock of class `cls` ("file:line" of its init,

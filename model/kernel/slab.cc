@@ -31,7 +31,7 @@ constexpr size_t kRedzone = 16;
 }  // namespace
 
 Heap::~Heap() {
-  for (Chunk& c : chunks_) SlabArena::ReturnChunk(c.base, c.size);
+  for (Chunk& c : chunks_) SlabArena::ReturnChunk(c.base, c.size, c.used);
 }
 
 void* Heap::Carve(size_t size, size_t redzone) {

@@ -7,6 +7,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -75,25 +76,26 @@ char* SlabArena::TakeChunk(size_t bytes) {
     std::lock_guard<std::mutex> l(g_mu);
     Init();
     auto& list = Returned()[bytes];
-    if (!list.empty()) {
+    if (!list.empty()) {  // its shadow was reset when it came back
       chunk = list.back();
       list.pop_back();
-    } else {
-      if (g_next + bytes > size) {
-        std::fprintf(stderr, "squashlab: the slab arena (%zu MiB) is full\n",
-                     static_cast<size_t>(size >> 20));
-        std::abort();
-      }
-      chunk = reinterpret_cast<char*>(base + g_next);
-      g_next += bytes;
+      return chunk;
     }
+    if (g_next + bytes > size) {
+      std::fprintf(stderr, "squashlab: the slab arena (%zu MiB) is full\n",
+                   static_cast<size_t>(size >> 20));
+      std::abort();
+    }
+    chunk = reinterpret_cast<char*>(base + g_next);
+    g_next += bytes;
   }
-  Poison(chunk, bytes, kShadowNever);
+  Poison(chunk, bytes, kShadowNever);  // fresh arena: once
   return chunk;
 }
 
-void SlabArena::ReturnChunk(char* chunk, size_t bytes) {
+void SlabArena::ReturnChunk(char* chunk, size_t bytes, size_t used) {
   bytes = (bytes + kGranule - 1) / kGranule * kGranule;
+  Poison(chunk, std::min(used, bytes), kShadowNever);
   std::lock_guard<std::mutex> l(g_mu);
   Returned()[bytes].push_back(chunk);
 }

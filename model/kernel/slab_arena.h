@@ -34,7 +34,10 @@ struct SlabArena {
   // of that size first, else fresh arena. Its shadow reads kShadowNever.
   // Aborts when the arena is exhausted.
   static char* TakeChunk(size_t bytes);
-  static void ReturnChunk(char* chunk, size_t bytes);
+  // Gives a chunk back; its first `used` bytes are the only ones whose
+  // shadow changed since TakeChunk, so only they are reset (a run that
+  // carved a few objects does not pay for the whole chunk).
+  static void ReturnChunk(char* chunk, size_t bytes, size_t used);
   // Shadow of [p, p+n): Unpoison makes it accessible (a partial last
   // granule as KASAN encodes it); Poison sets every granule it touches.
   // REQUIRES: p is 8-byte aligned; the caller owns the chunk.

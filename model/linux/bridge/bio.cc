@@ -90,9 +90,8 @@ struct bio* bio_kmalloc(unsigned short nr_vecs, gfp_t gfp) {
   size_t size = sizeof(struct bio) + nr_vecs * sizeof(struct bio_vec);
   // kmemleak's backtrace names the caller that holds the bio, not the
   // allocator.
-  const char* who = squashlab::linux_bridge::Run().CurrentSite().func;
-  return static_cast<struct bio*>(
-      squashlab::kmalloc(size, gfp, who != nullptr ? who : "bio_kmalloc"));
+  return static_cast<struct bio*>(squashlab::kmalloc(
+      size, gfp, squashlab::linux_bridge::Run().CallerOr("bio_kmalloc")));
 }
 
 void bio_init(struct bio* bio, struct block_device* bdev, struct bio_vec* table,

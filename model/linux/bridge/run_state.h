@@ -45,6 +45,12 @@ class RunState {
 
   void SetSite(const char* file, int line, const char* func);
   Site CurrentSite();
+  // The function of the code under test making the current call, or
+  // `fallback` (an allocation's site: what kmemleak's backtrace names).
+  const char* CallerOr(const char* fallback) {
+    const Site s = CurrentSite();
+    return s.func != nullptr ? s.func : fallback;
+  }
   static std::string Format(const Site& s);
   // "file.c:523 squashfs_readahead" for the current task, or "".
   std::string SiteString();

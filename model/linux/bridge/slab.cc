@@ -21,8 +21,7 @@ namespace {
 constexpr unsigned kGfpZero = 0x8000u;  // __GFP_ZERO of the header layer
 
 const char* Caller(const char* fallback) {
-  auto s = squashlab::linux_bridge::Run().CurrentSite();
-  return s.func ? s.func : fallback;
+  return squashlab::linux_bridge::Run().CallerOr(fallback);
 }
 
 void* Alloc(size_t size, gfp_t flags, const char* fallback) {
