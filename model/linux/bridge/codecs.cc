@@ -106,11 +106,22 @@ int zlib_inflateInit2(KernelZStream* k, int window_bits) {
   return Z_OK;
 }
 
+// lib/zlib_inflate/inflate.c does not refuse a NULL next_out (its comment:
+// ppc's zImage inflates to address 0); the system library does, with
+// Z_STREAM_ERROR. squashfs's zlib_uncompress relies on the kernel's
+// behaviour: when a block's output fills the actor's last page before
+// inflate has read the end-of-block code and the Adler-32 trailer (the
+// input ran out at a bio segment boundary), the next call has next_out ==
+// NULL and avail_out == 0 and must still reach Z_STREAM_END. With no room
+// to write, any non-NULL address stands for the kernel's NULL.
+static unsigned char g_no_output;
+
 int zlib_inflate(KernelZStream* k, int flush) {
   auto* z = static_cast<z_stream*>(k->state);
+  const bool null_out = k->next_out == nullptr && k->avail_out == 0;
   z->next_in = const_cast<unsigned char*>(k->next_in);
   z->avail_in = static_cast<uInt>(k->avail_in);
-  z->next_out = k->next_out;
+  z->next_out = null_out ? &g_no_output : k->next_out;
   z->avail_out = static_cast<uInt>(k->avail_out);
   uLong out_before = z->total_out;
   const unsigned char* in0 = z->next_in;
@@ -120,7 +131,7 @@ int zlib_inflate(KernelZStream* k, int flush) {
            static_cast<size_t>(z->next_out - out0), "zlib_inflate");
   k->next_in = z->next_in;
   k->avail_in = z->avail_in;
-  k->next_out = z->next_out;
+  k->next_out = null_out ? nullptr : z->next_out;
   k->avail_out = z->avail_out;
   k->total_in = z->total_in;
   k->total_out = z->total_out;
