@@ -29,6 +29,56 @@ std::vector<std::pair<uint64_t, uint64_t>> ImageModel::CompressedRanges()
   return r;
 }
 
+namespace {
+
+// Deeper than any real tree; a corrupted image's directory loop ends here.
+constexpr int kMaxDepth = 64;
+
+Status AddFile(Image& img, const DirEntry& e, const std::string& path,
+               ImageModel& m) {
+  auto ino = img.ReadInode(e);
+  if (!ino.ok()) return ino.status();
+  auto layout = img.Layout(ino.value());
+  if (!layout.ok()) return layout.status();
+  FileModel f;
+  f.name = path;
+  f.layout = layout.value();
+  f.content.resize(f.layout.file_size);
+  auto n = img.ReadFile(
+      ino.value(), 0,
+      std::span<uint8_t>(reinterpret_cast<uint8_t*>(f.content.data()),
+                         f.content.size()));
+  if (!n.ok()) return n.status();
+  m.files.push_back(std::move(f));
+  return Status::Ok();
+}
+
+// Every regular file under `dir`, depth first in directory order, named by
+// its path from the root ("a/b/ls").
+Status AddTree(Image& img, const Inode& dir, const std::string& prefix,
+               int depth, ImageModel& m) {
+  if (depth > kMaxDepth)
+    return Status::Corruption("directories nested deeper than " +
+                              std::to_string(kMaxDepth) + " at " + prefix);
+  auto entries = img.ReadDir(dir);
+  if (!entries.ok()) return entries.status();
+  for (const DirEntry& e : entries.value()) {
+    const std::string path = prefix.empty() ? e.name : prefix + "/" + e.name;
+    if (e.type == InodeType::kFile) {
+      Status s = AddFile(img, e, path, m);
+      if (!s.ok()) return s;
+    } else if (e.type == InodeType::kDirectory) {
+      auto sub = img.ReadInode(e);
+      if (!sub.ok()) return sub.status();
+      Status s = AddTree(img, sub.value(), path, depth + 1, m);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 StatusOr<ImageModel> LoadImageModel(std::vector<uint8_t> bytes) {
   ImageModel m;
   m.bytes = bytes;
@@ -40,25 +90,8 @@ StatusOr<ImageModel> LoadImageModel(std::vector<uint8_t> bytes) {
   m.bytes_used = img.superblock().bytes_used;
   auto root = img.Root();
   if (!root.ok()) return root.status();
-  auto entries = img.ReadDir(root.value());
-  if (!entries.ok()) return entries.status();
-  for (const DirEntry& e : entries.value()) {
-    if (e.type != InodeType::kFile) continue;
-    auto ino = img.ReadInode(e);
-    if (!ino.ok()) return ino.status();
-    auto layout = img.Layout(ino.value());
-    if (!layout.ok()) return layout.status();
-    FileModel f;
-    f.name = e.name;
-    f.layout = layout.value();
-    f.content.resize(f.layout.file_size);
-    auto n = img.ReadFile(
-        ino.value(), 0,
-        std::span<uint8_t>(reinterpret_cast<uint8_t*>(f.content.data()),
-                           f.content.size()));
-    if (!n.ok()) return n.status();
-    m.files.push_back(std::move(f));
-  }
+  Status s = AddTree(img, root.value(), "", 0, m);
+  if (!s.ok()) return s;
   return m;
 }
 

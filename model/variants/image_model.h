@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements ImageModel: what the model needs of a real SquashFS
 // image, decoded once by the reader (the oracle) outside any run — the
-// image bytes, the superblock facts, and for each regular file of the root
-// directory its block list, fragment and expected content.
+// image bytes, the superblock facts, and for each regular file of the tree
+// its path, block list, fragment and expected content.
 #ifndef SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_
 #define SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_
 
@@ -17,7 +17,7 @@
 namespace squashlab {
 
 struct FileModel {
-  std::string name;
+  std::string name;  // the path from the root, no leading '/'
   FileLayout layout;
   std::string content;  // what every read must return (the oracle)
 };
@@ -35,8 +35,8 @@ struct ImageModel {
   std::vector<std::pair<uint64_t, uint64_t>> CompressedRanges() const;
 };
 
-// Decodes `bytes` with the reader; every regular file of the root directory
-// becomes a FileModel.
+// Decodes `bytes` with the reader; every regular file of the tree becomes a
+// FileModel named by its path from the root ("a/b/ls"), in directory order.
 StatusOr<ImageModel> LoadImageModel(std::vector<uint8_t> bytes);
 StatusOr<ImageModel> LoadImageModelFile(const std::string& path);
 
