@@ -36,12 +36,14 @@ void AddBoundaries(TreeBuilder& b) {
   b.File("two-blocks-minus-page", 2 * B - P, Fill::kText).mode = 0600;
 }
 
-// Small files whose tails fill fragment blocks together, and multi-block
-// files whose last partial block is a tail (in a fragment with -tailends).
+// Small files whose tails fill fragment blocks together, some of them
+// behind a full block, and multi-block files whose last partial block is a
+// tail (in a fragment with -tailends, beside the small files' tails).
 void AddTails(TreeBuilder& b) {
   const uint64_t B = b.block_size();
   for (int i = 0; i < 32; i++) {
     uint64_t size = 1 + (static_cast<uint64_t>(i) * i * 37 + i * 911) % 3000;
+    if (i % 8 == 3) size += B;  // a full block, then a tail among the others
     Fill fill =
         i % 8 == 5 ? Fill::kRandom : (i % 2 ? Fill::kText : Fill::kBinary);
     b.File(Numbered("tail-", i, 2), size, fill);

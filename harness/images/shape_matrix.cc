@@ -155,7 +155,7 @@ std::vector<Shape> OtherCodecShapes() {
        .codec = "zstd",
        .block_size = 1024 * K,
        .codec_options = {"-Xcompression-level", "3"},
-       .parts = {P::kBoundaries, P::kTails, P::kSparse, P::kLarge}},
+       .parts = {P::kOneOfEach, P::kLarge}},
   };
 }
 
