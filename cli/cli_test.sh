@@ -51,7 +51,7 @@ expect_usage_error() {  # COMMAND ARGS...: one line, then "try 'squashlab COMMAN
 # Help: the global one and each command's, three ways, all the same text.
 expect_help --help
 expect_help help
-for cmd in info ls cat extract verify repro bench; do
+for cmd in info ls cat extract verify repro bench mkimage; do
   expect_help "$cmd" --help
   by_flag="$out"
   expect_help "$cmd" -h
@@ -81,7 +81,19 @@ expect_usage_error bench bench phillip --plot /nonexistent/p.png
 expect_usage_error bench bench phillip --plot "$tmp/p.txt"
 expect_usage_error cat cat -p 0 "$img" /big
 expect_usage_error repro repro not-a-token
+expect_usage_error mkimage mkimage --shape nosuch "$tmp/images"
+[[ "$err" == *"no shape 'nosuch'"*"mkimage --list"* ]] || fail "mkimage --shape nosuch: $err"
+expect_usage_error mkimage mkimage --shape all
+expect_usage_error mkimage mkimage /nonexistent/dir/images
 [[ "$err" != *Traceback* ]] || fail "a Python traceback on stderr"
+
+# mkimage: the matrix, and one small image (one line per image).
+run mkimage --list
+[[ $rc -eq 0 && "$out" == *"gzip-128k-tailends *"* && $(wc -l <<<"$out") -ge 22 ]] ||
+  fail "mkimage --list: exit $rc: $out"
+run mkimage --shape gzip-4k-tailends "$tmp/images"
+[[ $rc -eq 0 && -s "$tmp/images/gzip-4k-tailends.sqfs" && $(wc -l <<<"$out") -eq 1 ]] ||
+  fail "mkimage --shape gzip-4k-tailends: exit $rc: $out $err"
 
 # `--` ends the options: "-x" is then a path in the image.
 run cat -- "$img" -x

@@ -92,7 +92,7 @@ TEST(ShapeMatrix, DefaultSetIsSmallAndKnown) {
 }
 
 TEST(BuildImage, SameShapeGivesTheSameBytes) {
-  for (const char* name : {"gzip-8k", "ng-zstd-8k-packfile"}) {
+  for (const char* name : {"gzip-8k", "ng-lz4-4k-hc", "ng-zstd-8k-packfile"}) {
     const std::string dir = TestDir("twice");
     auto a = BuildImage(*FindShape(name), dir + "/a.sqfs");
     auto b = BuildImage(*FindShape(name), dir + "/b.sqfs");
