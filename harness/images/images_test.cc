@@ -165,6 +165,7 @@ TEST(BuildImage, TheReaderFindsTheGeneratedTree) {
 
 struct Layouts {
   int sparse = 0, raw = 0, compressed = 0, fragment_only = 0;
+  int raw_fragment_tails = 0;
   int blocks_and_fragment_tail = 0;
   // Per fragment block: the files with a tail there, and how many of them
   // have full blocks too.
@@ -182,6 +183,7 @@ Layouts Survey(const std::string& name) {
     for (const StoredBlock& b : layout->blocks)
       (b.stored_size == 0 ? l.sparse : b.compressed ? l.compressed : l.raw)++;
     if (!layout->has_tail) continue;
+    l.raw_fragment_tails += !layout->fragment.compressed;
     auto& [files, multi] = l.fragment_users[layout->fragment_index];
     files++;
     multi += !layout->blocks.empty();
@@ -218,6 +220,24 @@ TEST(BuildImage, TheDefaultSetHoldsTheLayoutsVerifyReads) {
   ASSERT_TRUE(xz.ok());
   EXPECT_TRUE((*xz)->compressor_options().present);
   EXPECT_EQ((*xz)->superblock().compressor, CompressorId::kXz);
+}
+
+TEST(BuildImage, ShapesHoldWhatTheirSummariesSay) {
+  Layouts random = Survey("gzip-128k-random");
+  EXPECT_EQ(random.compressed, 0);
+  EXPECT_GT(random.raw, 0);
+  EXPECT_GT(random.raw_fragment_tails, 20) << "uncompressed fragment blocks";
+  Layouts raw = Survey("gzip-128k-raw-data");
+  EXPECT_EQ(raw.compressed, 0);
+  EXPECT_GT(raw.raw_fragment_tails, 20);
+  auto img = squashlab::Image::Open(Image("gzip-128k-bigdir"));
+  ASSERT_TRUE(img.ok());
+  auto many = (*img)->Lookup("many");
+  ASSERT_TRUE(many.ok());
+  EXPECT_GT(many->dir_index_count, 1) << "a directory index";
+  auto entries = (*img)->ReadDir(*many);
+  ASSERT_TRUE(entries.ok());
+  EXPECT_EQ(entries->size(), 702u);
 }
 
 TEST(BuildImage, AProducerFailureNamesTheCommandAndWhatItPrinted) {

@@ -266,8 +266,9 @@ void Comparer::Xattrs(const Inode& ino, const std::string& rel) {
   // An image without an xattr table: the kernel answers EOPNOTSUPP.
   if (!KernelXattrs(Path(rel), &kernel) && errno == EOPNOTSUPP) {
     if (!reader.empty())
-      note_ = "the kernel shows no xattrs (CONFIG_SQUASHFS_XATTR off?): "
-              "xattrs not compared";
+      note_ =
+          "the kernel shows no xattrs (CONFIG_SQUASHFS_XATTR off?): "
+          "xattrs not compared";
     return;
   }
   counts_.xattrs += reader.size();

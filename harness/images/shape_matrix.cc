@@ -21,15 +21,16 @@ const std::vector<Part> kStandard = {
 // 1M blocks: every layout in few blocks, so that xz stays near a second.
 const std::vector<Part> kLean = {P::kOneOfEach, P::kSubdirs, P::kSymlinks};
 
-std::vector<Shape> MksquashfsShapes() {
+// mksquashfs defaults, every block size, gzip options.
+std::vector<Shape> GzipShapes() {
   return {
       {.name = "gzip-128k",
        .summary = "mksquashfs defaults: tails in data blocks, small files in "
                   "fragments, sparse and uncompressed blocks",
        .parts = kStandard},
       {.name = "gzip-128k-tailends",
-       .summary = "-tailends: tails of multi-block files in fragments shared "
-                  "with many small files",
+       .summary = "-tailends: tails of multi-block files packed into shared "
+                  "fragment blocks",
        .options = {"-tailends"},
        .parts = kStandard},
       {.name = "gzip-4k",
@@ -59,6 +60,12 @@ std::vector<Shape> MksquashfsShapes() {
        .codec_options = {"-Xcompression-level", "1", "-Xwindow-size", "9",
                          "-Xstrategy", "default,filtered,huffman_only,fixed"},
        .parts = kStandard},
+  };
+}
+
+// Layouts and trees, gzip at 128K unless the row says otherwise.
+std::vector<Shape> LayoutShapes() {
+  return {
       {.name = "gzip-128k-large",
        .summary = "multi-MiB files: 6 MiB + 5, 2 MiB + page + 1",
        .parts = {P::kLarge, P::kBoundaries}},
@@ -195,8 +202,8 @@ std::vector<Shape> GensquashfsShapes() {
 
 const std::vector<Shape>& AllShapes() {
   static const std::vector<Shape> all = [] {
-    std::vector<Shape> v = MksquashfsShapes();
-    for (auto* more : {OtherCodecShapes, GensquashfsShapes})
+    std::vector<Shape> v = GzipShapes();
+    for (auto* more : {LayoutShapes, OtherCodecShapes, GensquashfsShapes})
       for (Shape& s : more()) v.push_back(std::move(s));
     return v;
   }();
