@@ -25,9 +25,13 @@ skip() {
 
 [[ $(id -u) -eq 0 ]] || skip "not root: loop mounts need root"
 [[ -e /dev/loop-control ]] || skip "no /dev/loop-control: no loop devices"
-for tool in mount umount losetup mountpoint mksquashfs; do
+for tool in mount umount losetup mountpoint; do
   command -v "$tool" >/dev/null || skip "$tool is not installed"
 done
+if ! command -v mksquashfs >/dev/null || ! command -v gensquashfs >/dev/null; then
+  echo "FAIL: mksquashfs or gensquashfs is not installed (tools/install_deps.sh)"
+  exit 1
+fi
 grep -qw squashfs /proc/filesystems || modprobe squashfs 2>/dev/null ||
   grep -qw squashfs /proc/filesystems || skip "the host kernel has no squashfs"
 
