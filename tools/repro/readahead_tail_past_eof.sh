@@ -2,14 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # This file reproduces, on the running kernel and without squashlab, the
 # Linux 6.1.y squashfs_readahead bug that puts another file's bytes past
-# EOF in a file's last page (docs/findings.md). It builds a 4 KiB image
+# EOF in a file's last page (docs/findings.md). It builds a small image
 # (8 KiB blocks, tail ends packed into one shared fragment block), mounts
 # it read-only through a loop device, maps the last page of file `a` and
 # prints what lies past EOF: zeros on a correct kernel.
 #   tools/repro/readahead_tail_past_eof.sh            # as root: the check
 #   tools/repro/readahead_tail_past_eof.sh --image-only OUT.sqfs
+# REPRO_BLOCK_SIZE=128K (mksquashfs's default block size) makes the same
+# pair of files at 300,000 and 140,000 bytes in 128 KiB blocks instead.
 # Exit status: 0 not affected, 1 affected, 2 the check could not run.
 set -euo pipefail
+
+block=${REPRO_BLOCK_SIZE:-8K}
+case $block in
+  8K) size_a=12000 size_b=9000 ;;
+  128K) size_a=300000 size_b=140000 ;;
+  *) echo "REPRO_BLOCK_SIZE: 8K or 128K" >&2; exit 2 ;;
+esac
 
 work=$(mktemp -d)
 mnt=$work/mnt
@@ -24,13 +33,13 @@ trap cleanup EXIT
 # that came from b shows.
 make_image() {  # OUT
   mkdir -p "$work/tree"
-  python3 - "$work/tree" <<'PY'
+  python3 - "$work/tree" "$size_a" "$size_b" <<'PY'
 import sys
-d = sys.argv[1]
-open(d + "/a", "wb").write(bytes((i * 7 + 3) % 251 + 1 for i in range(12000)))
-open(d + "/b", "wb").write(bytes((i * 13 + 5) % 241 + 1 for i in range(9000)))
+d, size_a, size_b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+open(d + "/a", "wb").write(bytes((i * 7 + 3) % 251 + 1 for i in range(size_a)))
+open(d + "/b", "wb").write(bytes((i * 13 + 5) % 241 + 1 for i in range(size_b)))
 PY
-  mksquashfs "$work/tree" "$1" -noappend -quiet -no-progress -b 8K -tailends \
+  mksquashfs "$work/tree" "$1" -noappend -quiet -no-progress -b "$block" -tailends \
     -comp gzip -mkfs-time 0 -all-time 0 -all-root >/dev/null
 }
 
@@ -48,7 +57,7 @@ if ! mount -o loop,ro -t squashfs "$work/img.sqfs" "$mnt" 2>"$work/err"; then
   echo "cannot loop-mount a squashfs image here: $(cat "$work/err")" >&2
   exit 2
 fi
-echo "kernel $(uname -r): mapping the last page of a (12000 bytes, 8K blocks, tail in a shared fragment)"
+echo "kernel $(uname -r): mapping the last page of a ($size_a bytes, $block blocks, tail in a shared fragment)"
 # A fault on the last page reads the file through ->readahead from page 0:
 # on 6.1.y, squashfs_readahead copies a whole block's worth of the
 # fragment block into the last page instead of the file's tail.
