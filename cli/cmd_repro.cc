@@ -21,7 +21,8 @@ namespace squashlab::cli {
 namespace {
 
 struct ReproArgs {
-  std::string token, image, source, trace_out;
+  std::string token, source, trace_out;
+  squashlab::ImageChoice images;
 };
 
 int RunRepro(const ReproArgs& args) {
@@ -32,7 +33,7 @@ int RunRepro(const ReproArgs& args) {
           "repro", "--source " + args.source + ": " + tree.status().ToString());
     RegisterSourceTree(*tree);
   }
-  auto r = squashlab::Repro(args.token, args.image, true);
+  auto r = squashlab::Repro(args.token, args.images, true);
   if (!r.ok()) return UsageError("repro", r.status().ToString());
   const squashlab::RunResult& run = r.value();
   if (!run.failed()) std::cout << "no violation in this schedule\n";
@@ -64,10 +65,16 @@ void AddReproCommand(CLI::App* root, CommandRunner* run) {
                                            : "a replay token starts with sq1:";
           },
           "", "token"));
-  c->add_option(
-       "--image", args->image,
-       "the image the token was found on (default: the embedded image)")
-      ->type_name("IMG");
+  c->add_option("--image", args->images.images,
+                "the image the token was found on, or the images (files, "
+                "directories) of the verify job that found it (default: the "
+                "embedded image; a generated shape's is made again from its "
+                "name)")
+      ->type_name("IMG")
+      ->check(CLI::ExistingPath);
+  c->add_option("--file", args->images.files,
+                "the --file paths the verify job was given (repeatable)")
+      ->type_name("PATH");
   c->add_option("--source", args->source,
                 "the kernel tree a linux-src token was found on (as "
                 "verify --source took it)")

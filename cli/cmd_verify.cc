@@ -109,6 +109,11 @@ int BuildSource(VerifyArgs& args) {
     args.opt.workloads = DefaultWorkloads();
     args.opt.workloads.push_back("every");
   }
+  // And the images people ship, not only the embedded one: the image
+  // generator's default shapes (mksquashfs's defaults, shared tail-end
+  // fragments, small blocks, another codec) beside it.
+  ImageChoice& img = args.opt.images;
+  if (img.images.empty() && img.shapes.empty()) img.shapes = {"default"};
   // And its error paths: two workloads again under the eio plan (1 in 6
   // bios fails), unless the command names its own plan or device, or
   // searches exhaustively (whose reduction assumes one plan).

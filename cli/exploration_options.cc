@@ -32,10 +32,21 @@ void AddCellOptions(CLI::App* c, VerifyOptions* opt) {
                 "reused, consequences play out); repeatable (default: both)")
       ->type_name("K")
       ->check(CLI::IsMember({"debug", "prod"}));
-  c->add_option("--image", opt->image,
-                "a SquashFS image to read (default: the embedded one)")
+  c->add_option("--image", opt->images.images,
+                "a SquashFS image to read, or a directory of them "
+                "(repeatable; default: the embedded one, or with --source "
+                "the default shapes and the embedded one)")
       ->type_name("IMG")
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingPath);
+  c->add_option("--shape", opt->images.shapes,
+                "an image of the generator's matrix (squashlab mkimage "
+                "--list), 'default' or 'all'; made once and cached "
+                "(repeatable)")
+      ->type_name("NAME");
+  c->add_option("--file", opt->images.files,
+                "a file of the image the readers read (a path from its "
+                "root; repeatable; default: chosen by shape among all)")
+      ->type_name("PATH");
 }
 
 void AddPlanOptions(CLI::App* c, VerifyOptions* opt) {

@@ -58,7 +58,7 @@ Outcomes Explore(const std::string& variant, const std::string& workload,
   Outcomes o;
   auto summary = std::make_shared<std::string>();
   auto sc = MakeScenario(
-      ScenarioSpec{variant, "single", workload, faults, "", ""}, Image(),
+      ScenarioSpec{variant, "single", workload, faults, "", "", ""}, Image(),
       [summary](Kernel& k, SquashfsMount* m, BlockDevice*) {
         k.AtQuiescence([summary, m] { *summary = PageCacheSummary(*m); });
       });

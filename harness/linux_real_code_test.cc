@@ -70,7 +70,7 @@ TEST(LinuxRealCode, SmallScenarioExhaustively) {
 
 TEST(LinuxRealCode, UnknownStrategyIsAClearError) {
   auto sc = MakeScenario(
-      ScenarioSpec{"linux-6.12", "percpu-locallock", "dd", "", "", ""},
+      ScenarioSpec{"linux-6.12", "percpu-locallock", "dd", "", "", "", ""},
       Image());
   ASSERT_FALSE(sc.ok());
   EXPECT_NE(sc.status().ToString().find("single, multi and percpu"),

@@ -9,6 +9,7 @@
 
 #include "harness/linux_mount.h"
 #include "harness/mount.h"
+#include "harness/workload_files.h"
 #include "harness/workloads.h"
 #include "hw_emul/block_device.h"
 #include "model/base/rng.h"
@@ -33,41 +34,6 @@ std::vector<std::string> Split(const std::string& s, char sep) {
     }
   }
   return parts;
-}
-
-// The files a workload reads: the largest first.
-std::vector<const FileModel*> BySize(const ImageModel& m) {
-  std::vector<const FileModel*> f;
-  for (const auto& x : m.files) f.push_back(&x);
-  std::stable_sort(f.begin(), f.end(),
-                   [](const FileModel* a, const FileModel* b) {
-                     return a->content.size() > b->content.size();
-                   });
-  return f;
-}
-
-// A file with a fragment tail, else the second largest.
-const FileModel* WithTail(const std::vector<const FileModel*>& f) {
-  for (const FileModel* x : f)
-    if (x->layout.has_tail && x->layout.blocks.size() >= 1) return x;
-  return f.size() > 1 ? f[1] : f[0];
-}
-
-// Two different files whose tails live in the same fragment block (else
-// any two with tails, else the two smallest): readers of both meet in the
-// fragment cache.
-std::pair<const FileModel*, const FileModel*> SharingAFragment(
-    const std::vector<const FileModel*>& by_size) {
-  std::vector<const FileModel*> tails;
-  for (auto it = by_size.rbegin(); it != by_size.rend(); ++it)
-    if ((*it)->layout.has_tail) tails.push_back(*it);
-  for (size_t i = 0; i < tails.size(); i++)
-    for (size_t j = i + 1; j < tails.size(); j++)
-      if (tails[i]->layout.fragment_index == tails[j]->layout.fragment_index)
-        return {tails[i], tails[j]};
-  if (tails.size() >= 2) return {tails[0], tails[1]};
-  size_t n = by_size.size();
-  return {by_size[n - 1], by_size[n > 1 ? n - 2 : 0]};
 }
 
 // Each bio's fate is a function of the run's seed and the bio's id (ids
@@ -132,61 +98,10 @@ std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan,
   return bytes;
 }
 
-// A file's shape for `every`: which kinds of block it has and whether its
-// tail is in a fragment, as bits.
-int ShapeOf(const FileLayout& l) {
-  int shape = l.has_tail ? 1 : 0;
-  for (const StoredBlock& b : l.blocks) {
-    if (b.stored_size == 0)
-      shape |= 2;
-    else if (!b.compressed)
-      shape |= 4;
-    else
-      shape |= 8;
-  }
-  return shape;
-}
-
-// The files `every` reads: all of a small image; of a large one, the first
-// four of each shape, at most 32.
-std::vector<const FileModel*> EveryFiles(const ImageModel& img) {
-  std::vector<const FileModel*> out;
-  std::map<int, int> of_shape;
-  for (const FileModel& f : img.files) {
-    if (out.size() >= 32) break;
-    if (of_shape[ShapeOf(f.layout)]++ >= 4) continue;
-    out.push_back(&f);
-  }
-  return out;
-}
-
-// The files a workload reads (SpawnWorkload's choices): the mount looks up
-// these only.
-std::vector<std::string> WorkloadFileNames(const ImageModel& img,
-                                           const std::string& w) {
-  std::vector<std::string> names;
-  auto add = [&names](const FileModel* f) {
-    if (std::find(names.begin(), names.end(), f->name) == names.end())
-      names.push_back(f->name);
-  };
-  if (w == "every") {
-    for (const FileModel* f : EveryFiles(img)) add(f);
-    return names;
-  }
-  auto files = BySize(img);
-  add(files[0]);
-  add(WithTail(files));
-  auto [x, y] = SharingAFragment(files);
-  add(x);
-  add(y);
-  return names;
-}
-
 void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
-                   const std::string& w, bool eio) {
-  auto files = BySize(img);
-  const FileModel* a = files[0];
-  const FileModel* b = WithTail(files);
+                   const WorkloadFiles& files, const std::string& w, bool eio) {
+  const FileModel* a = files.largest;
+  const FileModel* b = files.tail;
   inode* ia = m->Find(a->name);
   inode* ib = m->Find(b->name);
   ReaderOptions o;
@@ -206,7 +121,8 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     o.bs = 8192;
     spawn_dd(k, ib, b, o);
   } else if (w == "frag2") {
-    auto [x, y] = SharingAFragment(files);
+    const FileModel* x = files.fragment_a;
+    const FileModel* y = files.fragment_b;
     o.comm = "cat1";
     spawn_dd(k, m->Find(x->name), x, o);
     o.comm = "cat2";
@@ -218,7 +134,7 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     // (A large file: its first and last two blocks; an image of many
     // files: EveryFiles' choice.)
     std::vector<std::pair<inode*, const FileModel*>> all;
-    for (const FileModel* f : EveryFiles(img))
+    for (const FileModel* f : files.every)
       if (inode* i = m->Find(f->name)) all.push_back({i, f});
     const uint64_t span = 2 * uint64_t{img.block_size};
     o.comm = "cat1";
@@ -286,6 +202,7 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
 
 std::string ScenarioSpec::Name() const {
   std::string n = variant + "/" + decomp + "/" + workload;
+  if (!image.empty()) n += "@" + image;
   if (!faults.empty() || !device.empty() || !kernel.empty()) n += "/" + faults;
   if (!device.empty() || !kernel.empty()) n += "/" + device;
   if (!kernel.empty()) n += "/" + kernel;
@@ -296,12 +213,17 @@ StatusOr<ScenarioSpec> ScenarioSpec::Parse(const std::string& name) {
   auto f = Split(name, '/');
   if (f.size() < 3 || f.size() > 6)
     return Status::InvalidArgument(
-        "scenario: want variant/decomp/workload[/faults[/device[/kernel]]]: " +
+        "scenario: want "
+        "variant/decomp/workload[@image][/faults[/device[/kernel]]]: " +
         name);
   ScenarioSpec s;
   s.variant = f[0];
   s.decomp = f[1];
   s.workload = f[2];
+  if (size_t at = s.workload.find('@'); at != std::string::npos) {
+    s.image = s.workload.substr(at + 1);
+    s.workload.resize(at);
+  }
   if (f.size() >= 4) s.faults = f[3];
   if (f.size() >= 5) s.device = f[4];
   if (f.size() == 6) s.kernel = f[5];
@@ -394,7 +316,8 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
         spec.kernel);
   if (spec.name_has_separator())
     return Status::InvalidArgument(
-        "scenario fields may not contain ':' or '/'");
+        "scenario fields may not contain ':' or '/' (nor a workload or "
+        "image label '@')");
   std::optional<DeviceOptions> dev;
   if (!spec.device.empty()) {
     auto o = ParseDevice(spec.device, spec.faults);
@@ -427,8 +350,13 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   // The device's medium when no fault rewrites it: shared by every run.
   std::shared_ptr<const ImageBytes> pristine;
   if (dev) pristine = ImageBytes::FromBuffer(image->bytes);
+  // Chosen once: every run of the scenario reads the same files.
+  auto files =
+      std::make_shared<const WorkloadFiles>(ChooseWorkloadFiles(*image));
+  auto names = std::make_shared<const std::vector<std::string>>(
+      files->Names(spec.workload));
   sc.setup = [spec, rp, dc, image, dev, pristine, observe, eio_possible, module,
-              mount_options](Kernel& k) {
+              mount_options, files, names](Kernel& k) {
     std::vector<uint8_t> medium = Medium(*image, spec.faults, k.config().seed);
     SquashfsMount* m = nullptr;
     BlockDevice* device = nullptr;
@@ -444,13 +372,13 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
       InstallFaults(k, m, spec.faults);
     }
     if (module) {
-      SpawnLinuxMount(
-          k, m, *image, WorkloadFileNames(*image, spec.workload), module,
-          mount_options, [&k, m, image, spec, eio_possible] {
-            SpawnWorkload(k, m, *image, spec.workload, eio_possible);
-          });
+      SpawnLinuxMount(k, m, *image, *names, module, mount_options,
+                      [&k, m, image, files, spec, eio_possible] {
+                        SpawnWorkload(k, m, *image, *files, spec.workload,
+                                      eio_possible);
+                      });
     } else {
-      SpawnWorkload(k, m, *image, spec.workload, eio_possible);
+      SpawnWorkload(k, m, *image, *files, spec.workload, eio_possible);
     }
     if (observe) observe(k, m, device);
   };

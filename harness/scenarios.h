@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the scenarios of squashlab verify: a ScenarioSpec
 // (variant, decompressor strategy, workload, fault plan, device) names one
-// replayable Scenario — "variant/decomp/workload[/faults[/device]]", the
-// name a replay token carries — and MakeScenario builds it over an
+// replayable Scenario — "variant/decomp/workload[@image][/faults[/device]]",
+// the name a replay token carries — and MakeScenario builds it over an
 // ImageModel: the device (the model's RAM disk, or an hw_emul BlockDevice
 // with a real part's profile), mount, workload tasks and fault plan.
 #ifndef SQUASHLAB_HARNESS_SCENARIOS_H_
@@ -36,14 +36,19 @@ struct ScenarioSpec {
   // "lint" / "prod+lint": the same with lint findings reported
   // (KernelConfig::lint).
   std::string kernel;
+  // Which of the job's images the scenario reads, when it has several
+  // (VerifyImage::label): "" for the one image of a single-image job.
+  std::string image;
 
-  // "variant/decomp/workload[/faults[/device[/kernel]]]"
+  // "variant/decomp/workload[@image][/faults[/device[/kernel]]]"
   std::string Name() const;
   bool name_has_separator() const {
     for (const std::string* f :
-         {&variant, &decomp, &workload, &faults, &device, &kernel})
+         {&variant, &decomp, &workload, &faults, &device, &kernel, &image})
       if (f->find_first_of(":/") != std::string::npos) return true;
-    return false;
+    // A device's fault plan may hold '@' ("eio@sector=40"), not these.
+    return workload.find('@') != std::string::npos ||
+           image.find('@') != std::string::npos;
   }
   static StatusOr<ScenarioSpec> Parse(const std::string& name);
 };

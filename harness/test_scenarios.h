@@ -42,7 +42,7 @@ inline std::vector<Scenario> Scenarios(
     const std::string& device = "", const std::string& kernel = "") {
   std::vector<Scenario> out;
   for (const auto& w : workloads) {
-    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device, kernel},
+    auto sc = MakeScenario(ScenarioSpec{v, d, w, faults, device, kernel, ""},
                            img ? img : Image());
     EXPECT_TRUE(sc.ok()) << sc.status().ToString();
     if (sc.ok()) out.push_back(sc.value());

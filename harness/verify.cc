@@ -28,10 +28,6 @@ uint64_t Hash(const std::vector<int>& v) {
   return h;
 }
 
-StatusOr<std::shared_ptr<const ImageModel>> ImageFor(const std::string& path) {
-  return path.empty() ? DefaultImage() : LoadImage(path);
-}
-
 // Keeps a strategy's picks within the enabled tasks. The model's
 // exhaustive strategy replays its stack blindly; a run whose enabled sets
 // differ from the previous one's (wake-ups hashed by heap address, see
@@ -157,11 +153,14 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
     const RunSpec spec = sc;
     auto strategy =
         std::make_unique<EnabledOnly>(MakeStrategy(eo, spec.footprint));
-    long per = opt.budget > 0
-                   ? (opt.budget + static_cast<long>(scenarios.size()) - 1 -
-                      static_cast<long>(si)) /
-                         static_cast<long>(scenarios.size())
-                   : (1L << 40);
+    // The budget spread evenly, at least one schedule a scenario: every
+    // image and workload of the cell is run.
+    long per =
+        opt.budget > 0
+            ? std::max(1L, (opt.budget + static_cast<long>(scenarios.size()) -
+                            1 - static_cast<long>(si)) /
+                               static_cast<long>(scenarios.size()))
+            : (1L << 40);
     // Collecting classes by time: the last quarter of the cell's time
     // minimises them.
     const double explore = opt.all_classes ? seconds * 0.75 : seconds;
@@ -268,8 +267,8 @@ std::vector<std::string> KernelsOf(const VerifyOptions& opt) {
 }
 
 StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
-  auto image = ImageFor(opt.image);
-  if (!image.ok()) return image.status();
+  auto images = ResolveImages(opt.images);
+  if (!images.ok()) return images.status();
   std::vector<std::string> variants = opt.variants, decomps = opt.decomps;
   if (variants.empty()) {
     for (const auto* v : AllReadPaths()) variants.push_back(v->name);
@@ -291,21 +290,32 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
       // Real code builds only the kernel's own strategies.
       if (all_decomps && IsLinuxVariant(v) && !LinuxBuildsStrategy(d)) continue;
       CellScenarios cell{v, d, {}};
-      for (const auto& kernel : kernels) {
-        for (const auto& w : WorkloadsOf(opt)) {
-          std::string kf = kernel == "prod" ? "prod" : "";
-          if (opt.lint) kf += kf.empty() ? "lint" : "+lint";
-          ScenarioSpec spec{v, d, w, opt.faults, opt.device, kf};
-          auto sc = MakeScenario(spec, image.value());
-          if (!sc.ok()) return sc.status();
-          cell.scenarios.push_back(std::move(sc).value());
-        }
-      }
-      for (const auto& w : opt.eio_workloads) {
-        ScenarioSpec spec{v, d, w, "eio", opt.device, opt.lint ? "lint" : ""};
-        auto sc = MakeScenario(spec, image.value());
-        if (!sc.ok()) return sc.status();
+      auto add = [&cell](const ScenarioSpec& spec, const VerifyImage& img) {
+        auto sc = MakeScenario(spec, img.model);
+        if (!sc.ok())
+          return img.label.empty()
+                     ? sc.status()
+                     : Status::InvalidArgument(img.origin + ": " +
+                                               sc.status().ToString());
         cell.scenarios.push_back(std::move(sc).value());
+        return Status::Ok();
+      };
+      for (const VerifyImage& img : images.value()) {
+        for (const auto& kernel : kernels) {
+          for (const auto& w : WorkloadsOf(opt)) {
+            std::string kf = kernel == "prod" ? "prod" : "";
+            if (opt.lint) kf += kf.empty() ? "lint" : "+lint";
+            Status st =
+                add({v, d, w, opt.faults, opt.device, kf, img.label}, img);
+            if (!st.ok()) return st;
+          }
+        }
+        for (const auto& w : opt.eio_workloads) {
+          Status st = add(
+              {v, d, w, "eio", opt.device, opt.lint ? "lint" : "", img.label},
+              img);
+          if (!st.ok()) return st;
+        }
       }
       cells.push_back(std::move(cell));
     }
@@ -408,13 +418,13 @@ std::string FormatFailures(const VerifyResult& r) {
   return out;
 }
 
-StatusOr<RunResult> Repro(const std::string& token, const std::string& image,
+StatusOr<RunResult> Repro(const std::string& token, const ImageChoice& images,
                           bool trace) {
   auto t = ReplayToken::Parse(token);
   if (!t.ok()) return t.status();
   auto spec = ScenarioSpec::Parse(t.value().scenario);
   if (!spec.ok()) return spec.status();
-  auto img = ImageFor(image);
+  auto img = ResolveImageLabel(images, spec->image);
   if (!img.ok()) return img.status();
   auto sc = MakeScenario(spec.value(), img.value());
   if (!sc.ok()) return sc.status();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/scenarios.h"
+#include "harness/verify_images.h"
 #include "model/sched/explorer.h"
 
 namespace squashlab {
@@ -22,8 +23,11 @@ struct VerifyOptions {
   std::vector<std::string> variants;   // empty: every variant
   std::vector<std::string> decomps;    // empty: every strategy
   std::vector<std::string> workloads;  // empty: DefaultWorkloads()
-  std::string image;                   // empty: the embedded image
-  std::string strategy = "pct";        // pct | random | exhaustive
+  // The images explored (harness/verify_images.h): --image files and
+  // directories, --shape names, --file paths; none: the embedded image.
+  // A cell's budget is shared by all of them.
+  ImageChoice images;
+  std::string strategy = "pct";  // pct | random | exhaustive
   int pct_depth = 3;
   int preemption_bound = 2;  // exhaustive
   bool por = true;           // exhaustive: partial-order reduction
@@ -116,8 +120,9 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
 // warning), as an ftrace-like listing.
 std::string FtraceUpToReport(const RunResult& r, const std::string& header);
 
-// Replays a token (its scenario over the embedded image, or `image`).
-StatusOr<RunResult> Repro(const std::string& token, const std::string& image,
+// Replays a token over the image its scenario names among `images` (the
+// embedded image when none is given; a shape's, generated, by its label).
+StatusOr<RunResult> Repro(const std::string& token, const ImageChoice& images,
                           bool trace);
 
 }  // namespace squashlab

@@ -188,7 +188,7 @@ TEST(Verify, ClassesBehindAWarningReplay) {
   EXPECT_NE(bad->failure.reports.front().kind,
             ReportKind::kBadPageState);  // not the first
   auto replay =
-      Repro(bad->minimised.Token(bad->scenario).ToString(), "", false);
+      Repro(bad->minimised.Token(bad->scenario).ToString(), {}, false);
   ASSERT_TRUE(replay.ok()) << replay.status().ToString();
   EXPECT_TRUE(replay.value().Focus(bad->failure.report));
 }
@@ -247,11 +247,11 @@ TEST(Verify, VariantsOnEmulatedDevices) {
 
 TEST(Verify, ScenarioNamesRoundTripWithDevices) {
   for (const ScenarioSpec& s :
-       {ScenarioSpec{"sync-3.13", "single", "dd", "", "", ""},
-        ScenarioSpec{"sync-3.13", "multi", "dd", "eio", "", ""},
-        ScenarioSpec{"async-fixed", "single", "rand", "", "emmc-hs200", ""},
+       {ScenarioSpec{"sync-3.13", "single", "dd", "", "", "", ""},
+        ScenarioSpec{"sync-3.13", "multi", "dd", "eio", "", "", ""},
+        ScenarioSpec{"async-fixed", "single", "rand", "", "emmc-hs200", "", ""},
         ScenarioSpec{"async-fixed", "single", "rand", "eio@sector=40;seed=3",
-                     "nvme,bs=4096", "prod"}}) {
+                     "nvme,bs=4096", "prod", ""}}) {
     auto p = ScenarioSpec::Parse(s.Name());
     ASSERT_TRUE(p.ok()) << s.Name();
     EXPECT_EQ(p.value().Name(), s.Name());
@@ -259,22 +259,22 @@ TEST(Verify, ScenarioNamesRoundTripWithDevices) {
     EXPECT_EQ(p.value().faults, s.faults);
     EXPECT_TRUE(MakeScenario(p.value(), Image()).ok()) << s.Name();
   }
-  EXPECT_FALSE(
-      MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "", "floppy", ""},
-                   Image())
-          .ok());
   EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "",
-                                         "nvme,bs=2048", ""},
+                                         "floppy", "", ""},
+                            Image())
+                   .ok());
+  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "",
+                                         "nvme,bs=2048", "", ""},
                             Image())
                    .ok());
   EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=2",
-                                         "nvme", ""},
+                                         "nvme", "", ""},
                             Image())
                    .ok());
-  EXPECT_FALSE(
-      MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=0.1", "", ""},
-                   Image())
-          .ok());
+  EXPECT_FALSE(MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "eio=0.1",
+                                         "", "", ""},
+                            Image())
+                   .ok());
 }
 
 TEST(Verify, TokensReproduceTheirReport) {
@@ -284,7 +284,7 @@ TEST(Verify, TokensReproduceTheirReport) {
       ExploreScenarios(Scenarios("async-2013", "percpu", {"dd2"}), opt, 0);
   ASSERT_TRUE(c.found);
   for (const RunResult* r : {&c.failure, &c.minimised}) {
-    auto replay = Repro(r->Token(c.scenario).ToString(), "", true);
+    auto replay = Repro(r->Token(c.scenario).ToString(), {}, true);
     ASSERT_TRUE(replay.ok()) << replay.status().ToString();
     EXPECT_TRUE(replay.value().report.SameAs(r->report))
         << replay.value().report.ToString();

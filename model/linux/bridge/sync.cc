@@ -4,6 +4,7 @@
 // a handle on a model object made by its *_init call, so every acquisition,
 // sleep and wake is the model's (a scheduling point, checked).
 #include <atomic>
+#include <cstring>
 
 #include "model/kernel/kernel.h"
 #include "model/kernel/mutex.h"
@@ -44,9 +45,15 @@ using squashlab::linux_bridge::kPercpuStride;
 
 extern "C" {
 
-void mutex_init(::mutex* m) {
+// An init site's file as the kernel's lockdep names it: from fs/ on, not
+// where the tree was compiled.
+static const char* SiteFile(const char* file) {
+  const char* fs = std::strstr(file, "fs/squashfs/");
+  return fs != nullptr ? fs : file;
+}
+void sl_mutex_init(::mutex* m, const char* file, int line) {
   auto* obj = Kernel::Current().New<squashlab::mutex>();
-  squashlab::mutex_init(obj);
+  squashlab::mutex_init(obj, SiteFile(file), line);
   m->sl_obj = obj;
 }
 void mutex_lock(::mutex* m) {
@@ -65,9 +72,9 @@ int mutex_is_locked(::mutex* m) {
 }
 void mutex_destroy(::mutex* m) { (void)m; }
 
-void spin_lock_init(::spinlock_t* l) {
+void sl_spin_lock_init(::spinlock_t* l, const char* file, int line) {
   auto* obj = Kernel::Current().New<squashlab::spinlock_t>();
-  squashlab::spin_lock_init(obj);
+  squashlab::spin_lock_init(obj, SiteFile(file), line);
   l->sl_obj = obj;
 }
 void spin_lock(::spinlock_t* l) {

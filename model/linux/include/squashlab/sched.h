@@ -10,7 +10,10 @@
 
 #include <squashlab/base.h>
 
-void mutex_init(struct mutex *m);
+/* A lock's lockdep class is its init site, as the static lock_class_key
+ * that the kernel's mutex_init and spin_lock_init macros define there. */
+void sl_mutex_init(struct mutex *m, const char *file, int line);
+#define mutex_init(m) sl_mutex_init(m, __FILE__, __LINE__)
 void mutex_lock(struct mutex *m);
 int mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
@@ -20,7 +23,8 @@ void mutex_destroy(struct mutex *m);
 #define mutex_unlock(m) SL_AT(mutex_unlock(m))
 #define mutex_trylock(m) SL_AT(mutex_trylock(m))
 
-void spin_lock_init(spinlock_t *l);
+void sl_spin_lock_init(spinlock_t *l, const char *file, int line);
+#define spin_lock_init(l) sl_spin_lock_init(l, __FILE__, __LINE__)
 void spin_lock(spinlock_t *l);
 void spin_unlock(spinlock_t *l);
 #define spin_lock(l) SL_AT(spin_lock(l))
