@@ -23,6 +23,7 @@
 #include "cli/arg_checks.h"
 #include "cli/cli_status.h"
 #include "cli/commands.h"
+#include "cli/exploration_options.h"
 #include "cli/model_choices.h"
 
 namespace squashlab {
@@ -204,6 +205,7 @@ void AddBenchCommand(CLI::App* root, CommandRunner* run) {
                 "$TMPDIR/squashlab-bench-UID)")
       ->type_name("DIR")
       ->check(WritableDir());
+  AddArenaOption(c);
   args->calibrate = c->add_subcommand("calibrate",
                                       "Measure this machine's codec costs and "
                                       "fit the profiles' CPUs to the seeds.");

@@ -26,6 +26,7 @@ void AddCampaignCommand(CLI::App* root, CommandRunner* run) {
   AddCellOptions(c, &args->opt);
   AddPlanOptions(c, &args->opt);
   AddBoundOptions(c, &args->opt);
+  AddArenaOption(c);
   c->add_option("--shard", args->shard,
                 "search part I of N (default: Bazel's TEST_SHARD_INDEX and "
                 "TEST_TOTAL_SHARDS, else the whole search)")

@@ -12,6 +12,7 @@
 #include "cli/arg_checks.h"
 #include "cli/cli_status.h"
 #include "cli/commands.h"
+#include "cli/exploration_options.h"
 #include "harness/linux_mount.h"
 #include "harness/verify.h"
 #include "model/linux/source_build.h"
@@ -85,6 +86,7 @@ void AddReproCommand(CLI::App* root, CommandRunner* run) {
                 "ui.perfetto.dev)")
       ->type_name("FILE")
       ->check(WritableFile());
+  AddArenaOption(c);
   c->footer(
       "Exit status: 0 the schedule runs clean, 1 it reproduces a violation, 2 "
       "usage "

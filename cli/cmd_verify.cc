@@ -205,6 +205,7 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
       ->check(PositiveSeconds());
   AddPlanOptions(c, opt);
   AddBoundOptions(c, opt);
+  AddArenaOption(c);
   c->add_flag_callback(
       "--no-minimise", [opt] { opt->minimise = false; },
       "report failures as found, not minimised");

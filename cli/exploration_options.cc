@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the options that choose what is explored, shared
-// by `verify` and `campaign`.
+// by `verify` and `campaign`, and the slab arena's size.
 #include "cli/exploration_options.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "cli/arg_checks.h"
+#include "cli/cli_status.h"
 #include "cli/model_choices.h"
 #include "harness/verify.h"
+#include "model/kernel/slab_arena.h"
 
 namespace squashlab::cli {
+namespace {
+
+// The arena's failure: its line, then the usage status at once (other
+// threads may be mid-run; nothing of theirs is worth finishing).
+[[noreturn]] void ExitOnArenaFailure(const char* message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s\n", message);
+  std::_Exit(kExitUsage);
+}
+
+}  // namespace
 
 void AddCellOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_option("--variant", opt->variants,
@@ -78,6 +94,19 @@ void AddBoundOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_flag("--lint", opt->lint,
               "also report lint findings (checks with no kernel "
               "counterpart, titled 'lint: ...'); they count in the verdict");
+}
+
+void AddArenaOption(CLI::App* c) {
+  c->add_option_function<size_t>(
+       "--arena-mb", [](size_t mib) { SlabArena::SetSizeMiB(mib); },
+       std::string("the slab arena's size in MiB (default: ") +
+           SlabArena::kSizeEnv + " if set, else " +
+           std::to_string(SlabArena::kDefaultBytes >> 20) +
+           " or what the address-space limit leaves)")
+      ->type_name("N")
+      ->check(CLI::Range(size_t{1}, SlabArena::kMaxMiB));
+  c->parse_complete_callback(
+      [] { SlabArena::SetFailureHandler(&ExitOnArenaFailure); });
 }
 
 }  // namespace squashlab::cli

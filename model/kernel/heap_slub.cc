@@ -28,12 +28,12 @@ constexpr uint64_t kFpMask = 0x000000ffffffffffULL;
 constexpr size_t kPageSize = 4096;
 
 uint64_t EncodeFp(uintptr_t obj) {
-  return obj == 0 ? 0 : kFpTag | (obj - SlabArena::base);
+  return obj == 0 ? 0 : kFpTag | (obj - SlabArena::Base());
 }
 // The object a free pointer names; garbage stays garbage (the next
 // allocation from that freelist is the oops).
 uintptr_t DecodeFp(uint64_t v) {
-  if ((v & ~kFpMask) == kFpTag) return SlabArena::base + (v & kFpMask);
+  if ((v & ~kFpMask) == kFpTag) return SlabArena::Base() + (v & kFpMask);
   return v;
 }
 

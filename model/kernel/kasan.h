@@ -25,9 +25,10 @@ inline bool KasanPlainAddress(uintptr_t a) {
 // The hot path: every granule [a, a+n) touches is fully accessible, or a
 // is outside the arena at a plain address.
 inline bool KasanAccessOk(uintptr_t a, size_t n) {
-  uintptr_t off = a - SlabArena::base;
-  if (off >= SlabArena::size) return KasanPlainAddress(a);
-  const int8_t* s = SlabArena::shadow;
+  const uintptr_t size = SlabArena::Size();  // first: slab_arena.h
+  uintptr_t off = a - SlabArena::Base();
+  if (off >= size) return KasanPlainAddress(a);
+  const int8_t* s = SlabArena::Shadow();
   uintptr_t last = (off + n - 1) >> 3;
   for (uintptr_t g = off >> 3; g <= last; g++)
     if (__atomic_load_n(s + g, __ATOMIC_RELAXED) != 0) return false;
