@@ -90,7 +90,8 @@ size_t EnvMiB() {
   if (v == nullptr || *v == '\0') return 0;
   char* end = nullptr;
   unsigned long long mib = std::strtoull(v, &end, 10);
-  if (*end != '\0' || mib == 0 || mib > SlabArena::kMaxMiB || *v == '-')
+  if (*v < '0' || *v > '9' || *end != '\0' || mib == 0 ||
+      mib > SlabArena::kMaxMiB)
     Fail(std::string("squashlab: ") + SlabArena::kSizeEnv + "=" + v +
          ": not a number of MiB from 1 to " +
          std::to_string(SlabArena::kMaxMiB));
