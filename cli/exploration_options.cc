@@ -102,7 +102,8 @@ void AddArenaOption(CLI::App* c) {
        std::string("the slab arena's size in MiB (default: ") +
            SlabArena::kSizeEnv + " if set, else " +
            std::to_string(SlabArena::kDefaultBytes >> 20) +
-           " or what the address-space limit leaves)")
+           " or what the address-space limit leaves); an arena that cannot "
+           "be reserved or fills up ends the command with exit 2")
       ->type_name("N")
       ->check(CLI::Range(size_t{1}, SlabArena::kMaxMiB));
   c->parse_complete_callback(
