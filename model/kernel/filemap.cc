@@ -94,8 +94,13 @@ page* grab_cache_page_nowait(address_space* mapping, pgoff_t index) {
     put_page(p);
     return nullptr;
   }
-  p = page_cache_alloc(mapping);
-  if (add_to_page_cache_lru(p, mapping, index, GFP_NOFS) != 0) {
+  // 6.x takes the page with __filemap_get_folio(FGP_NOWAIT): no direct
+  // reclaim, so it never sleeps (mm/filemap.c). 3.13 allocated with the
+  // mapping's mask less __GFP_FS and added with GFP_NOFS: both may sleep.
+  const bool nowait = Kernel::Current().config().mm_era != MmEra::k3_13;
+  p = nowait ? alloc_page(GFP_NOWAIT) : page_cache_alloc(mapping);
+  if (add_to_page_cache_lru(p, mapping, index,
+                            nowait ? GFP_NOWAIT : GFP_NOFS) != 0) {
     put_page(p);
     return nullptr;
   }

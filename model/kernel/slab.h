@@ -32,6 +32,7 @@ inline constexpr gfp_t GFP_NOIO = 0x10;
 inline constexpr gfp_t GFP_KERNEL = 0xd0;
 inline constexpr gfp_t GFP_NOFS = 0x50;
 inline constexpr gfp_t GFP_ATOMIC = 0x20;
+inline constexpr gfp_t GFP_NOWAIT = 0x0;  // no reclaim, never sleeps
 
 struct HeapObject {
   size_t size = 0;

@@ -113,6 +113,27 @@ TEST(PageContract, AddExistingIndexReturnsEexist) {
   }));
 }
 
+// grab_cache_page_nowait under preempt_disable: 6.x's never sleeps
+// (FGP_NOWAIT), 3.13's may (it allocates and adds with reclaim allowed).
+TEST(PageContract, GrabCachePageNowaitSleepsOnlyIn313) {
+  auto grab_atomic = [] {
+    address_space* m = new_address_space("file");
+    preempt_disable();
+    page* p = grab_cache_page_nowait(m, 0);
+    preempt_enable();
+    SetPageUptodate(p);
+    unlock_page(p);
+    page_cache_release(p);
+  };
+  KernelConfig six;
+  six.mm_era = MmEra::k6_12;
+  EXPECT_SILENT(RunTask(grab_atomic, six));
+  six.mm_era = MmEra::k6_1;
+  EXPECT_SILENT(RunTask(grab_atomic, six));
+  Report r = RunTask(grab_atomic);  // 3.13
+  EXPECT_REPORT(r, ReportKind::kSleepInvalidContext);
+}
+
 TEST(PageContract, LockPageWithPreemptionDisabled) {
   Report r = RunTask([] {
     page* p = alloc_page(GFP_KERNEL);
