@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A real fs/squashfs (from a linux_source repository) compiled, unmodified,
-as C against the header layer into a shared object the explorer loads."""
+as C against the header layer into a shared object the explorer loads, with
+the lib/ decompressors of the same package linked into it."""
 
 load("//tools/build:copts.bzl", "KASAN_COPTS")
 
@@ -53,7 +54,10 @@ KERNEL_COPTS = [
     "-std=gnu11",
     "-fexceptions",  # a report unwinds through kernel frames
     "-fno-strict-aliasing",
+    "-fno-strict-overflow",
+    "-fno-delete-null-pointer-checks",
     "-fno-common",
+    "-D__KERNEL__",
     "-Wall",
     "-Wno-pointer-sign",
     "-Wno-unused-function",
@@ -68,21 +72,77 @@ STRATEGY_FILES = {
     "MULTI_PERCPU": "decompressor_multi_percpu.c",
 }
 
+# The x86-64 configuration the lib/ decompressors read (Debian's: every
+# BCJ filter of xz, MicroLZMA for erofs).
+DECOMPRESSOR_CONFIG = [
+    "CONFIG_X86",
+    "CONFIG_X86_64",
+    "CONFIG_64BIT",
+    "CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS",
+    "CONFIG_XZ_DEC_X86",
+    "CONFIG_XZ_DEC_POWERPC",
+    "CONFIG_XZ_DEC_IA64",
+    "CONFIG_XZ_DEC_ARM",
+    "CONFIG_XZ_DEC_ARMTHUMB",
+    "CONFIG_XZ_DEC_ARM64",
+    "CONFIG_XZ_DEC_SPARC",
+    "CONFIG_XZ_DEC_RISCV",
+    "CONFIG_XZ_DEC_MICROLZMA",
+]
+
+def _include_copts(repo):
+    """The header layer first, then the package's include/linux headers of
+    the decompressors (the layer's <linux/zlib.h> & co #include_next
+    theirs). Plain -I, in this order: Bazel's `includes` would make them
+    -isystem, searched after every -I and in no order of ours."""
+    return [
+        "-Imodel/linux/include",
+        "-Iexternal/%s/include" % repo.lstrip("@"),
+    ]
+
+def kernel_decompressors(name, repo):
+    """The lib/ decompressors fs/squashfs calls (zlib_inflate, xz, zstd,
+    lz4, lzo, xxhash), from the package in `repo`, compiled unmodified as
+    that kernel compiles them, instrumented as fs/squashfs is; linked into
+    each module of that package (and into tests of the kernel's codecs)."""
+    native.cc_library(
+        name = name,
+        srcs = [
+            repo + "//:decompressors",
+            repo + "//:decompressor_headers",
+        ],
+        copts = KERNEL_COPTS + _include_copts(repo) +
+                ["-D" + c for c in DECOMPRESSOR_CONFIG] +
+                ["-DSQUASHLAB_KERNEL_LIB"] + KASAN_COPTS,
+        deps = [":kernel_headers"],
+        linkstatic = True,
+        alwayslink = True,
+    )
+
 def kernel_module(name, repo, strategies, config = []):
-    """strategies: the CONFIG_SQUASHFS_DECOMP_* suffixes compiled in."""
+    """strategies: the CONFIG_SQUASHFS_DECOMP_* suffixes compiled in. The
+    module links the decompressors of its package (kernel_decompressors
+    named decompressors_<repo>), binds its own symbols to itself
+    (-Bsymbolic: the kernel's ZSTD_*, LZ4_* and lzo1x_* are never the
+    system libraries' of the executable) and carries the mem* functions of
+    a KASAN kernel (squashlab/kasan_mem.c)."""
     files = SQUASHFS_FILES + [STRATEGY_FILES[s] for s in strategies]
     config = config + ["CONFIG_SQUASHFS_DECOMP_" + s for s in strategies]
     native.cc_binary(
         name = "lib%s.so" % name,
         linkshared = True,
-        srcs = ["%s//:fs/squashfs/%s" % (repo, f) for f in files + SQUASHFS_HEADERS],
+        srcs = ["%s//:fs/squashfs/%s" % (repo, f) for f in files + SQUASHFS_HEADERS] + [
+            repo + "//:decompressor_interfaces",
+            "include/squashlab/kasan_mem.c",
+        ],
         # A KASAN kernel's compilation: every load and store is checked
         # against the slab arena's shadow (copts.bzl, model/kernel/kasan.cc).
-        copts = KERNEL_COPTS + ["-D" + c for c in COMMON_CONFIG + config] +
-                KASAN_COPTS,
+        copts = KERNEL_COPTS + _include_copts(repo) +
+                ["-D" + c for c in COMMON_CONFIG + config] + KASAN_COPTS,
+        linkopts = ["-Wl,-Bsymbolic"],
         deps = [
+            ":decompressors_" + repo.lstrip("@"),
             ":kernel_headers",
-            "//third_party/system:lz4",
         ],
         visibility = ["//visibility:public"],
     )

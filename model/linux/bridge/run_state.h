@@ -17,7 +17,6 @@
 #include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
-#include "model/linux/bridge/codec_heap.h"
 #include "model/linux/include/squashlab/abi.h"
 
 namespace squashlab::linux_bridge {
@@ -65,8 +64,6 @@ class RunState {
   std::vector<std::string> log() const;
 
   std::mutex& mu() { return mu_; }
-  // The run's decoder states (freed with the run).
-  CodecHeap& codec_heap() { return codec_heap_; }
 
  private:
   Kernel* kernel_;
@@ -79,7 +76,6 @@ class RunState {
   std::map<std::pair<::super_block*, unsigned long>, ::inode*> inode_hash_;
   std::vector<::inode*> inodes_;
   std::vector<std::string> log_;
-  CodecHeap codec_heap_;
 };
 
 // Makes a fresh state for run `k` (the mount of real code calls it first).

@@ -38,6 +38,9 @@ typedef int32_t __s32;
 typedef uint16_t __le16;
 typedef uint32_t __le32;
 typedef uint64_t __le64;
+typedef uint16_t __be16;
+typedef uint32_t __be32;
+typedef uint64_t __be64;
 typedef long long loff_t;
 typedef long ssize_t;
 typedef unsigned long pgoff_t;
@@ -50,8 +53,6 @@ typedef unsigned int uid_t;
 typedef unsigned int gid_t;
 typedef u32 blk_opf_t;
 typedef u8 blk_status_t;
-typedef unsigned char Byte;
-typedef unsigned long uLong;
 
 typedef struct {
   int counter;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * This file implements the language-level part of the kernel headers that
- * fs/squashfs uses: compiler annotations, error pointers, min/max,
- * container_of, BUG/WARN, printk, string and bit helpers, byte order, lists,
+ * fs/squashfs and the lib/ decompressors use: compiler annotations, error
+ * pointers, min/max, container_of, BUG/WARN, printk, string and bit
+ * helpers, byte order, 64-bit division, Kconfig's IS_ENABLED, lists,
  * module and init annotations. BUG, WARN and printk go to the model's
  * checker and log (bridge/report.cc).
  */
@@ -140,6 +141,10 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Bits. */
 static inline unsigned long ffz(unsigned long w) { return __builtin_ctzl(~w); }
+static inline unsigned long __ffs(unsigned long w) { return __builtin_ctzl(w); }
+static inline unsigned long __fls(unsigned long w) {
+  return 63 - __builtin_clzl(w);
+}
 static inline int ffs(int x) { return __builtin_ffs(x); }
 static inline int fls(unsigned int x) { return x ? 32 - __builtin_clz(x) : 0; }
 static inline int fls64(u64 x) { return x ? 64 - __builtin_clzll(x) : 0; }
@@ -147,20 +152,48 @@ static inline int ilog2(unsigned long v) { return 63 - __builtin_clzl(v); }
 #define BIT(n) (1UL << (n))
 
 /* Byte order: x86-64 is little-endian. */
+#define __LITTLE_ENDIAN 1234
+#define __LITTLE_ENDIAN_BITFIELD
+#define BITS_PER_LONG 64
+#define swab16(x) ((u16)__builtin_bswap16((u16)(x)))
+#define swab32(x) ((u32)__builtin_bswap32((u32)(x)))
+#define swab64(x) ((u64)__builtin_bswap64((u64)(x)))
+#define __swab16(x) swab16(x)
+#define __swab32(x) swab32(x)
+#define __swab64(x) swab64(x)
 #define le16_to_cpu(x) ((u16)(x))
 #define le32_to_cpu(x) ((u32)(x))
 #define le64_to_cpu(x) ((u64)(x))
 #define cpu_to_le16(x) ((__le16)(x))
 #define cpu_to_le32(x) ((__le32)(x))
 #define cpu_to_le64(x) ((__le64)(x))
+#define be16_to_cpu(x) swab16(x)
+#define be32_to_cpu(x) swab32(x)
+#define be64_to_cpu(x) swab64(x)
+#define cpu_to_be16(x) ((__be16)swab16(x))
+#define cpu_to_be32(x) ((__be32)swab32(x))
+#define cpu_to_be64(x) ((__be64)swab64(x))
 static inline u16 le16_to_cpup(const __le16 *p) { return *p; }
 static inline u32 le32_to_cpup(const __le32 *p) { return *p; }
 static inline u64 le64_to_cpup(const __le64 *p) { return *p; }
-static inline u32 get_unaligned_le32(const void *p) {
-  u32 v;
-  memcpy(&v, p, 4);
-  return v;
+
+/* 64-bit division (include/linux/math64.h): native on x86-64. */
+static inline u64 div_u64(u64 dividend, u32 divisor) {
+  return dividend / divisor;
 }
+static inline u64 div64_u64(u64 dividend, u64 divisor) {
+  return dividend / divisor;
+}
+
+/* Kconfig's tests of an option given as -DCONFIG_FOO (defined to 1):
+ * IS_ENABLED(CONFIG_FOO) is 1 then and 0 when it is not defined. */
+#define SL_KCONFIG_PROBE_1 0,
+#define SL_KCONFIG_SECOND(a, b, ...) b
+#define SL_KCONFIG_SET(probe) SL_KCONFIG_SECOND(probe 1, 0, 0)
+#define SL_KCONFIG_EXPAND(v) SL_KCONFIG_SET(SL_KCONFIG_PROBE_##v)
+#define IS_BUILTIN(option) SL_KCONFIG_EXPAND(option)
+#define IS_MODULE(option) 0
+#define IS_ENABLED(option) IS_BUILTIN(option)
 
 /* Strings. */
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);
@@ -205,6 +238,8 @@ static inline int list_empty(const struct list_head *h) { return h->next == h; }
 #define MODULE_LICENSE(x)
 #define MODULE_ALIAS_FS(x)
 #define MODULE_ALIAS(x)
+#define MODULE_VERSION(x)
+#define MODULE_SOFTDEP(x)
 #define EXPORT_SYMBOL(x)
 #define EXPORT_SYMBOL_GPL(x)
 #define THIS_MODULE ((struct module *)0)

@@ -1,4 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* This file implements <linux/lz4.h> for fs/squashfs: see squashlab/compress.h.
- */
-#include <squashlab/compress.h>

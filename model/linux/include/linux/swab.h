@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* This file implements <linux/swab.h> for the lib/ decompressors: see
+ * squashlab/base.h. */
+#include <squashlab/base.h>
