@@ -85,16 +85,17 @@ StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,
   return raw;
 }
 
-std::vector<std::string> RunfilesDirs(const std::string& rel) {
+std::vector<std::string> RunfilesDirs(const std::string& rel,
+                                      const std::string& repo) {
   std::vector<std::string> dirs;
   for (const char* env : {"RUNFILES_DIR", "TEST_SRCDIR"})
     if (const char* d = std::getenv(env))
-      dirs.push_back(std::string(d) + "/squashlab/" + rel);
+      dirs.push_back(std::string(d) + "/" + repo + "/" + rel);
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) {
     exe[n] = '\0';
-    dirs.push_back(std::string(exe) + ".runfiles/squashlab/" + rel);
+    dirs.push_back(std::string(exe) + ".runfiles/" + repo + "/" + rel);
   }
   return dirs;
 }

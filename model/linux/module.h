@@ -29,10 +29,12 @@ struct LinuxModule {
   kabi::file_system_type* fs_type = nullptr;
 };
 
-// The directories `rel` (a path in this repository) may stand in among the
-// running binary's runfiles, in the order to try them: $RUNFILES_DIR,
-// $TEST_SRCDIR, then the binary's own .runfiles tree.
-std::vector<std::string> RunfilesDirs(const std::string& rel);
+// The directories `rel` (a path in repository `repo`: this one, or an
+// external one such as "linux_6_12") may stand in among the running
+// binary's runfiles, in the order to try them: $RUNFILES_DIR, $TEST_SRCDIR,
+// then the binary's own .runfiles tree.
+std::vector<std::string> RunfilesDirs(const std::string& rel,
+                                      const std::string& repo = "squashlab");
 
 // Loads (once per path) the module at `path` and runs its init.
 StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements building and loading a user's fs/squashfs tree.
+// This file implements building and loading a user's fs/squashfs tree, with
+// the lib/ decompressors it calls: the tree's own when DIR is a whole
+// kernel tree, else those of the installed linux-source package its
+// version matches (6.12's for a tree choosing its strategy at mount, 6.1's
+// otherwise), compiled once and cached.
 #include "model/linux/source_build.h"
 
 #include <fcntl.h>
@@ -47,6 +51,50 @@ const std::vector<std::string> kConfig = {
     "CONFIG_SQUASHFS_XZ",
     "CONFIG_SQUASHFS_FRAGMENT_CACHE_SIZE=3"};
 
+// The lib/ decompressors' C files (tools/build/linux_source.bzl's
+// "decompressors"): each of these, every C file of the two zstd
+// directories, and zstd_common_module.c where the tree has it (6.2+).
+const std::vector<std::string> kDecompressorFiles = {
+    "lib/zlib_inflate/inffast.c",
+    "lib/zlib_inflate/inflate.c",
+    "lib/zlib_inflate/infutil.c",
+    "lib/zlib_inflate/inftrees.c",
+    "lib/zlib_inflate/inflate_syms.c",
+    "lib/xz/xz_dec_syms.c",
+    "lib/xz/xz_dec_stream.c",
+    "lib/xz/xz_dec_lzma2.c",
+    "lib/xz/xz_dec_bcj.c",
+    "lib/zstd/zstd_decompress_module.c",
+    "lib/lz4/lz4_decompress.c",
+    "lib/lzo/lzo1x_decompress_safe.c",
+    "lib/xxhash.c"};
+const std::vector<std::string> kZstdDirs = {"lib/zstd/common",
+                                            "lib/zstd/decompress"};
+const char kZstdCommonModule[] = "lib/zstd/zstd_common_module.c";
+
+// Their interfaces, which the header layer includes (#include_next).
+const std::vector<std::string> kDecompressorHeaders = {
+    "lz4",  "lzo",  "xxhash",      "xz",       "zconf",
+    "zlib", "zstd", "zstd_errors", "zstd_lib", "zutil"};
+
+// The x86-64 configuration they read (kernel_module.bzl's
+// DECOMPRESSOR_CONFIG), and the mark that leaves their names unwrapped.
+const std::vector<std::string> kDecompressorConfig = {
+    "CONFIG_X86",
+    "CONFIG_X86_64",
+    "CONFIG_64BIT",
+    "CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS",
+    "CONFIG_XZ_DEC_X86",
+    "CONFIG_XZ_DEC_POWERPC",
+    "CONFIG_XZ_DEC_IA64",
+    "CONFIG_XZ_DEC_ARM",
+    "CONFIG_XZ_DEC_ARMTHUMB",
+    "CONFIG_XZ_DEC_ARM64",
+    "CONFIG_XZ_DEC_SPARC",
+    "CONFIG_XZ_DEC_RISCV",
+    "CONFIG_XZ_DEC_MICROLZMA",
+    "SQUASHLAB_KERNEL_LIB"};
+
 std::string ReadAll(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
@@ -56,6 +104,25 @@ std::string ReadAll(const fs::path& p) {
 
 uint64_t Fnv(uint64_t h, const std::string& s) {
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::string HexOf(uint64_t h) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+// Folds the names and contents of `files` (sorted) into h.
+uint64_t HashFiles(uint64_t h, std::vector<fs::path> files) {
+  std::sort(files.begin(), files.end());
+  for (const auto& p : files)
+    h = Fnv(Fnv(h, p.filename().string()), ReadAll(p));
+  return h;
+}
+
+uint64_t HashFlags(uint64_t h, const std::vector<std::string>& flags) {
+  for (const auto& f : flags) h = Fnv(h, f);
   return h;
 }
 
@@ -138,13 +205,201 @@ std::string Diagnose(const std::string& out) {
   return "the compiler rejected the tree (its output is above)";
 }
 
+// The header layer's files: part of every cache key.
+std::vector<fs::path> LayerFiles(const std::string& include) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(include))
+    if (e.is_regular_file()) out.push_back(e.path());
+  return out;
+}
+
+// Compiles each source to its object with `flags`, at most `width` at once;
+// the compiler's output goes to `log`.
+Status CompileAll(const std::vector<std::pair<fs::path, fs::path>>& units,
+                  const std::vector<std::string>& flags, unsigned width,
+                  std::ostream* log) {
+  std::vector<Job> jobs;
+  for (const auto& [src, obj] : units) {
+    Job j;
+    j.argv = {"cc", "-c"};
+    j.argv.insert(j.argv.end(), flags.begin(), flags.end());
+    j.argv.push_back(src.string());
+    j.argv.push_back("-o");
+    j.argv.push_back(obj.string());
+    j.err_file = obj.string() + ".log";
+    jobs.push_back(std::move(j));
+  }
+  bool ok = RunAll(jobs, width);
+  std::string out;
+  for (const auto& j : jobs) out += ReadAll(j.err_file);
+  if (log && !out.empty()) *log << out;
+  if (!ok) return Status::InvalidArgument(Diagnose(out));
+  return Status::Ok();
+}
+
+// The decompressors' C files under a tree root, relative to it; empty if
+// the root lacks one of them.
+std::vector<std::string> DecompressorSources(const fs::path& root) {
+  std::vector<std::string> files = kDecompressorFiles;
+  if (fs::exists(root / kZstdCommonModule)) files.push_back(kZstdCommonModule);
+  for (const auto& dir : kZstdDirs) {
+    if (!fs::is_directory(root / dir)) return {};
+    std::vector<std::string> in_dir;
+    for (const auto& e : fs::directory_iterator(root / dir))
+      if (e.path().extension() == ".c")
+        in_dir.push_back(dir + "/" + e.path().filename().string());
+    std::sort(in_dir.begin(), in_dir.end());
+    files.insert(files.end(), in_dir.begin(), in_dir.end());
+  }
+  for (const auto& f : files)
+    if (!fs::exists(root / f)) return {};
+  for (const auto& h : kDecompressorHeaders)
+    if (!fs::exists(root / "include/linux" / (h + ".h"))) return {};
+  return files;
+}
+
+// Where the decompressors come from: the kernel tree around the
+// fs/squashfs directory, if it is a whole one; else the linux-source
+// package beside the binary whose version the tree's matches.
+StatusOr<fs::path> DecompressorRoot(const fs::path& squashfs, bool by_mount,
+                                    std::string* what) {
+  const fs::path tree = squashfs.parent_path().parent_path();
+  if (squashfs.parent_path().filename() == "fs" &&
+      !DecompressorSources(tree).empty()) {
+    *what = tree.string();
+    return tree;
+  }
+  const std::string repo = by_mount ? "linux_6_12" : "linux_6_1";
+  *what = by_mount ? "linux-source-6.12" : "linux-source-6.1";
+  for (const std::string& d : RunfilesDirs("", repo))
+    if (!DecompressorSources(d).empty()) return fs::path(d);
+  return Status::NotFound(
+      squashfs.string() +
+      " is not inside a whole kernel tree (no lib/zlib_inflate, lib/zstd, "
+      "...), and the decompressors of " +
+      *what + " are not installed beside the binary");
+}
+
+// Copies the decompressors' interfaces to dir/linux (the package's, or a
+// whole tree's, whose other headers the header layer stands for).
+void StageHeaders(const fs::path& root, const fs::path& dir) {
+  fs::create_directories(dir / "linux");
+  for (const auto& h : kDecompressorHeaders)
+    fs::copy_file(root / "include/linux" / (h + ".h"),
+                  dir / "linux" / (h + ".h"),
+                  fs::copy_options::overwrite_existing);
+}
+
+struct Decompressors {
+  std::string include;               // their interfaces, for -I
+  std::vector<std::string> objects;  // to link into each module
+  uint64_t hash = 0;                 // of everything they were built from
+  bool cached = false;
+};
+
+// Compiles the decompressors under `root` (and the header layer's
+// kasan_mem.c) once; later calls find them in the cache.
+StatusOr<Decompressors> BuildDecompressors(const fs::path& root,
+                                           const std::string& include,
+                                           unsigned width, std::ostream* log) {
+  const std::vector<std::string> files = DecompressorSources(root);
+  std::vector<fs::path> inputs = LayerFiles(include);
+  for (const auto& f : files) inputs.push_back(root / f);
+  for (const auto& e : fs::recursive_directory_iterator(root / "lib"))
+    if (e.path().extension() == ".h") inputs.push_back(e.path());
+  for (const auto& h : kDecompressorHeaders)
+    inputs.push_back(root / "include/linux" / (h + ".h"));
+  std::vector<std::string> flags = KernelCFlags();
+  for (const auto& c : kDecompressorConfig) flags.push_back("-D" + c);
+  Decompressors out;
+  out.hash = HashFlags(HashFiles(1469598103934665603ULL, inputs), flags);
+  const fs::path dir =
+      fs::path(CacheRoot()) / "decompressors" / HexOf(out.hash);
+  out.include = (dir / "include").string();
+  std::vector<std::pair<fs::path, fs::path>> units;
+  for (const auto& f : files) {
+    std::string obj = f;
+    std::replace(obj.begin(), obj.end(), '/', '_');
+    units.push_back({root / f, dir / "objs" / (obj + ".o")});
+  }
+  units.push_back({fs::path(include) / "squashlab/kasan_mem.c",
+                   dir / "objs" / "kasan_mem.c.o"});
+  for (const auto& [src, obj] : units) out.objects.push_back(obj.string());
+  out.cached = fs::exists(dir / "done");
+  if (out.cached) return out;
+  StageHeaders(root, dir / "include");
+  fs::create_directories(dir / "objs");
+  flags.insert(flags.end(),
+               {"-O2", "-g", "-fPIC", "-I" + include, "-I" + out.include});
+  Status st = CompileAll(units, flags, width, log);
+  if (!st.ok()) return st;
+  std::ofstream(dir / "done") << root.string() << "\n";
+  return out;
+}
+
+// Compiles the tree's read path with `strategies` into objdir and links it
+// with the decompressors into `so`.
+Status BuildModule(const fs::path& d, bool by_mount,
+                   const std::vector<std::string>& strategies,
+                   const std::string& include, const Decompressors& codecs,
+                   const fs::path& objdir, const fs::path& so, unsigned width,
+                   std::ostream* log) {
+  std::vector<std::string> flags = KernelCFlags();
+  flags.insert(flags.end(),
+               {"-O2", "-g", "-fPIC", "-Werror=implicit-function-declaration",
+                "-I" + include, "-I" + codecs.include});
+  for (const auto& c : kConfig) flags.push_back("-D" + c);
+  std::vector<std::string> files = kFiles;
+  for (const auto& s : strategies) {
+    flags.push_back("-DCONFIG_SQUASHFS_DECOMP_" + kStrategies.at(s).first);
+    files.push_back(kStrategies.at(s).second);
+  }
+  if (by_mount) {
+    flags.push_back("-DCONFIG_SQUASHFS_CHOICE_DECOMP_BY_MOUNT");
+    flags.push_back("-DCONFIG_SQUASHFS_MOUNT_DECOMP_THREADS");
+  }
+  fs::create_directories(objdir);
+  std::vector<std::pair<fs::path, fs::path>> units;
+  for (const auto& f : files) units.push_back({d / f, objdir / (f + ".o")});
+  Status st = CompileAll(units, flags, width, log);
+  if (!st.ok()) return st;
+  // As kernel_module.bzl links: the module binds its own symbols to itself.
+  Job link;
+  link.argv = {"cc", "-shared", "-Wl,-Bsymbolic", "-o", so.string() + ".tmp"};
+  for (const auto& [src, obj] : units) link.argv.push_back(obj.string());
+  link.argv.insert(link.argv.end(), codecs.objects.begin(),
+                   codecs.objects.end());
+  link.err_file = (objdir / "link.log").string();
+  std::vector<Job> one{link};
+  if (!RunAll(one, 1)) {
+    if (log) *log << ReadAll(link.err_file);
+    return Status::InvalidArgument("linking the module failed");
+  }
+  fs::rename(so.string() + ".tmp", so);
+  return Status::Ok();
+}
+
+// A module that does not load for a symbol nobody defines: the bridge
+// lacks it.
+Status NamedUndefined(const Status& why) {
+  std::smatch m;
+  static const std::regex undefined(R"(undefined symbol: ([A-Za-z_0-9]+))");
+  const std::string text = why.ToString();
+  if (std::regex_search(text, m, undefined))
+    return Status::InvalidArgument(
+        "the tree calls " + m[1].str() +
+        ", which the header layer's bridge does not provide");
+  return why;
+}
+
 }  // namespace
 
 const std::vector<std::string>& KernelCFlags() {
   static const std::vector<std::string> kFlags = {
-      "-std=gnu11", "-fexceptions", "-fno-strict-aliasing", "-fno-common",
-      "-Wall", "-Wno-pointer-sign", "-Wno-unused-function", "-Wno-format",
-      "-DKBUILD_MODNAME=\"squashfs\"",
+      "-std=gnu11", "-fexceptions", "-fno-strict-aliasing",
+      "-fno-strict-overflow", "-fno-delete-null-pointer-checks", "-fno-common",
+      "-D__KERNEL__", "-Wall", "-Wno-pointer-sign", "-Wno-unused-function",
+      "-Wno-format", "-DKBUILD_MODNAME=\"squashfs\"",
       // A KASAN kernel's compilation (tools/build/copts.bzl): every load
       // and store calls the executable's checks (model/kernel/kasan.cc).
       "-fsanitize=kernel-address",
@@ -163,7 +418,8 @@ std::string HeaderLayerDir() {
 StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
                                      std::ostream* log) {
   SourceTree tree;
-  fs::path d = fs::absolute(dir);
+  fs::path d = fs::absolute(dir).lexically_normal();
+  if (d.filename().empty()) d = d.parent_path();  // a trailing slash
   if (fs::exists(d / "fs/squashfs/super.c")) d = d / "fs/squashfs";
   if (!fs::exists(d / "super.c"))
     return Status::NotFound(dir +
@@ -181,22 +437,20 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
   tree.by_mount =
       ReadAll(d / "super.c").find("CONFIG_SQUASHFS_CHOICE_DECOMP_BY_MOUNT") !=
       std::string::npos;
+  auto root = DecompressorRoot(d, tree.by_mount, &tree.decompressors);
+  if (!root.ok()) return root.status();
+  const unsigned width = std::max(1u, std::thread::hardware_concurrency());
+  auto codecs = BuildDecompressors(*root, include, width, log);
+  if (!codecs.ok()) return codecs.status();
 
-  // The cache key: the tree's sources, the header layer, the flags.
-  uint64_t h = 1469598103934665603ULL;
-  std::vector<fs::path> inputs;
+  // The cache key: the tree's sources, the header layer, the flags, the
+  // decompressors it is linked with.
+  std::vector<fs::path> inputs = LayerFiles(include);
   for (const auto& e : fs::directory_iterator(d))
     if (e.path().extension() == ".c" || e.path().extension() == ".h")
       inputs.push_back(e.path());
-  for (const auto& e : fs::recursive_directory_iterator(include))
-    if (e.is_regular_file()) inputs.push_back(e.path());
-  std::sort(inputs.begin(), inputs.end());
-  for (const auto& p : inputs)
-    h = Fnv(Fnv(h, p.filename().string()), ReadAll(p));
-  for (const auto& f : KernelCFlags()) h = Fnv(h, f);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  fs::path cache = fs::path(CacheRoot()) / "modules" / hex;
+  uint64_t h = HashFlags(HashFiles(codecs->hash, inputs), KernelCFlags());
+  fs::path cache = fs::path(CacheRoot()) / "modules" / HexOf(h);
   fs::create_directories(cache);
 
   std::vector<std::pair<std::string, std::vector<std::string>>> builds;
@@ -205,70 +459,17 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
   } else {
     for (const auto& [s, cfg] : kStrategies) builds.push_back({s, {s}});
   }
-  const unsigned width = std::max(1u, std::thread::hardware_concurrency());
-  tree.cached = true;
+  tree.cached = codecs->cached;
   for (const auto& [name, strategies] : builds) {
     fs::path so = cache / (name + ".so");
     if (!fs::exists(so)) {
       tree.cached = false;
-      std::vector<std::string> flags = KernelCFlags();
-      flags.push_back("-O2");
-      flags.push_back("-g");
-      flags.push_back("-fPIC");
-      flags.push_back("-Werror=implicit-function-declaration");
-      flags.push_back("-I" + include);
-      for (const auto& c : kConfig) flags.push_back("-D" + c);
-      std::vector<std::string> files = kFiles;
-      for (const auto& s : strategies) {
-        flags.push_back("-DCONFIG_SQUASHFS_DECOMP_" + kStrategies.at(s).first);
-        files.push_back(kStrategies.at(s).second);
-      }
-      if (tree.by_mount) {
-        flags.push_back("-DCONFIG_SQUASHFS_CHOICE_DECOMP_BY_MOUNT");
-        flags.push_back("-DCONFIG_SQUASHFS_MOUNT_DECOMP_THREADS");
-      }
-      std::vector<Job> jobs;
-      fs::path objdir = cache / (name + ".objs");
-      fs::create_directories(objdir);
-      for (const auto& f : files) {
-        Job j;
-        j.argv = {"cc", "-c"};
-        j.argv.insert(j.argv.end(), flags.begin(), flags.end());
-        j.argv.push_back((d / f).string());
-        j.argv.push_back("-o");
-        j.argv.push_back((objdir / (f + ".o")).string());
-        j.err_file = (objdir / (f + ".log")).string();
-        jobs.push_back(std::move(j));
-      }
-      bool ok = RunAll(jobs, width);
-      std::string out;
-      for (const auto& j : jobs) out += ReadAll(j.err_file);
-      if (log && !out.empty()) *log << out;
-      if (!ok) return Status::InvalidArgument(Diagnose(out));
-      Job link;
-      link.argv = {"cc", "-shared", "-o", (so.string() + ".tmp")};
-      for (const auto& f : files)
-        link.argv.push_back((objdir / (f + ".o")).string());
-      link.argv.push_back("-llz4");
-      link.err_file = (objdir / "link.log").string();
-      std::vector<Job> one{link};
-      if (!RunAll(one, 1)) {
-        if (log) *log << ReadAll(link.err_file);
-        return Status::InvalidArgument("linking the module failed");
-      }
-      fs::rename(so.string() + ".tmp", so);
+      Status st = BuildModule(d, tree.by_mount, strategies, include, *codecs,
+                              cache / (name + ".objs"), so, width, log);
+      if (!st.ok()) return st;
     }
     auto mod = LoadLinuxModule("linux-src-" + name, so.string());
-    if (!mod.ok()) {
-      std::string why = mod.status().ToString();
-      std::smatch m;
-      static const std::regex undefined(R"(undefined symbol: ([A-Za-z_0-9]+))");
-      if (std::regex_search(why, m, undefined))
-        return Status::InvalidArgument(
-            "the tree calls " + m[1].str() +
-            ", which the header layer's bridge does not provide");
-      return mod.status();
-    }
+    if (!mod.ok()) return NamedUndefined(mod.status());
     for (const auto& s : strategies) tree.modules[s] = *mod;
   }
   return tree;

@@ -3,8 +3,12 @@
 // files of the read path are compiled with the system C compiler against the
 // header layer (installed beside the binary) into loadable modules, one per
 // decompressor strategy the tree builds (a tree that chooses the strategy at
-// mount, like 6.12, gives one module). Builds are cached by the contents of
-// the tree, the header layer and the flags.
+// mount, like 6.12, gives one module), each linked with the kernel's lib/
+// decompressors: the tree's own when DIR is a whole kernel tree, else the
+// linux-source package's of the matching version (6.12's for a tree that
+// chooses its strategy at mount, 6.1's otherwise), installed beside the
+// binary. Builds are cached by the contents of the tree, the decompressors,
+// the header layer and the flags; the decompressors are compiled once.
 #ifndef SQUASHLAB_MODEL_LINUX_SOURCE_BUILD_H_
 #define SQUASHLAB_MODEL_LINUX_SOURCE_BUILD_H_
 
@@ -23,6 +27,9 @@ struct SourceTree {
   // "single", "multi", "percpu" -> its module (by_mount: the same one).
   std::map<std::string, const LinuxModule*> modules;
   bool cached = false;  // every module came from the cache
+  // Where its lib/ decompressors came from: the kernel tree's root, or
+  // "linux-source-6.12" / "linux-source-6.1" (the package's).
+  std::string decompressors;
 };
 
 // DIR is a fs/squashfs directory or a kernel tree's root. Compiler output

@@ -27,9 +27,9 @@ void sl_decompressed(unsigned long bytes, const char* codec) {
 uint32_t crc32_le(uint32_t crc, const void* p, size_t len) {
   squashlab::KasanCheckAccess(reinterpret_cast<uintptr_t>(p), len, false,
                               "crc32_le");
-  return ~static_cast<uint32_t>(
-      crc32(~crc & 0xffffffffu, static_cast<const Bytef*>(p),
-            static_cast<uInt>(len)));
+  return ~static_cast<uint32_t>(crc32(~crc & 0xffffffffu,
+                                      static_cast<const Bytef*>(p),
+                                      static_cast<uInt>(len)));
 }
 
 }  // extern "C"

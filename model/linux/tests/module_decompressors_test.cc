@@ -46,7 +46,7 @@ TEST_P(ModuleDecompressors, AreTheKernelsInTheModule) {
   for (const char* name : {
            "zlib_inflate", "zlib_inflate_table", "inflate_fast",  // zlib
            "zstd_decompress_stream", "ZSTD_decompressStream",     // zstd
-           "ZSTD_versionNumber",           "ZSTD_decompressBlock_internal", "xxh64",
+           "ZSTD_versionNumber", "ZSTD_decompressBlock_internal", "xxh64",
            "xz_dec_run", "xz_dec_lzma2_run", "xz_dec_bcj_run",  // xz
            "LZ4_decompress_safe",                               // lz4
            "lzo1x_decompress_safe",                             // lzo

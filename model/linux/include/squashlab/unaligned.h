@@ -11,19 +11,19 @@
 
 #include <squashlab/base.h>
 
-#define sl_get_unaligned_t(type, ptr)                             \
-  ({                                                              \
-    const struct {                                                \
-      type v;                                                     \
-    } __attribute__((packed)) *sl_up = (const void *)(ptr);       \
-    sl_up->v;                                                     \
+#define sl_get_unaligned_t(type, ptr)                       \
+  ({                                                        \
+    const struct {                                          \
+      type v;                                               \
+    } __attribute__((packed)) *sl_up = (const void *)(ptr); \
+    sl_up->v;                                               \
   })
-#define sl_put_unaligned_t(type, val, ptr)                        \
-  do {                                                            \
-    struct {                                                      \
-      type v;                                                     \
-    } __attribute__((packed)) *sl_up = (void *)(ptr);             \
-    sl_up->v = (val);                                             \
+#define sl_put_unaligned_t(type, val, ptr)            \
+  do {                                                \
+    struct {                                          \
+      type v;                                         \
+    } __attribute__((packed)) *sl_up = (void *)(ptr); \
+    sl_up->v = (val);                                 \
   } while (0)
 
 #define get_unaligned(ptr) sl_get_unaligned_t(__typeof__(*(ptr)), (ptr))
