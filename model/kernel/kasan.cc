@@ -91,24 +91,25 @@ void __asan_after_dynamic_init(void) {}
 #endif
 
 // The header layer's memcpy & co under SQUASHLAB_KASAN (the kernel's
-// KASAN checks both ranges of its own memcpy the same way).
+// KASAN checks both ranges of its own memcpy the same way). A copy of no
+// bytes is nothing, whatever the pointers: the kernel's lib/zlib_inflate
+// copies 0 bytes from a NULL next_out (zlib_updatewindow), which the C
+// library's memcpy may not be given.
 void* sl_kasan_memcpy(void* d, const void* s, size_t n) {
-  if (n != 0) {
-    ::squashlab::Check(reinterpret_cast<uintptr_t>(s), n, false, SL_RET);
-    ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
-  }
+  if (n == 0) return d;
+  ::squashlab::Check(reinterpret_cast<uintptr_t>(s), n, false, SL_RET);
+  ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
   return std::memcpy(d, s, n);
 }
 void* sl_kasan_memmove(void* d, const void* s, size_t n) {
-  if (n != 0) {
-    ::squashlab::Check(reinterpret_cast<uintptr_t>(s), n, false, SL_RET);
-    ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
-  }
+  if (n == 0) return d;
+  ::squashlab::Check(reinterpret_cast<uintptr_t>(s), n, false, SL_RET);
+  ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
   return std::memmove(d, s, n);
 }
 void* sl_kasan_memset(void* d, int c, size_t n) {
-  if (n != 0)
-    ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
+  if (n == 0) return d;
+  ::squashlab::Check(reinterpret_cast<uintptr_t>(d), n, true, SL_RET);
   return std::memset(d, c, n);
 }
 
