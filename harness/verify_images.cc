@@ -4,6 +4,7 @@
 #include "harness/verify_images.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
