@@ -59,10 +59,15 @@ void ExploreExecutor::Point(const char* op, uint64_t arg) {
   s->pending_arg = arg;
   if (!fast_points_) return continue_inline_ ? PointSlow(s) : LeavePoint(s);
   const size_t n = enabled_.size();
-  if (enabled_stale_ | stopping_ | (steps_ > max_steps_) |
-      !explore_internal::GateIs(s->task, gate_before_) |
-      (n > 1 && nchoices_ == choices_.size()))
-    return PointSlow(s);
+  // One test of the or of all conditions, not one branch each: | on
+  // unsigned, since clang (-Wbitwise-instead-of-logical) takes | on bools
+  // for a mistyped ||.
+  const unsigned slow =
+      static_cast<unsigned>(enabled_stale_) | static_cast<unsigned>(stopping_) |
+      static_cast<unsigned>(steps_ > max_steps_) |
+      static_cast<unsigned>(!explore_internal::GateIs(s->task, gate_before_)) |
+      static_cast<unsigned>(n > 1 && nchoices_ == choices_.size());
+  if (slow != 0) return PointSlow(s);
   // s is in the unchanged set (it was picked from it): no preemption
   // when it goes on, and {s} when the set has one task.
   const int self = s->task.id;
