@@ -6,10 +6,11 @@
 # beside each binary in $OUT its <target>_seed_corpus.zip (cut from
 # mksquashfs images, or made by make_schedule_seeds.py) and <target>.dict.
 # No Bazel. Needs: clang, mksquashfs, python3, zip, xxd, and the codec and
-# Boost.Context development packages (zlib, zstd, lz4, liblzma, lzo2,
-# libboost-context). schedule_async2013_fuzzer is not emitted: it fuzzes a
-# variant with known bugs (a benchmark, fuzz/measure_schedule.sh), so
-# continuous fuzzing would only re-file them.
+# Boost.Context development packages (libdeflate, zlib, zstd, lz4, liblzma,
+# lzo2, libboost-context). schedule_async2013_fuzzer is not emitted: it
+# fuzzes a variant with known bugs (a benchmark, fuzz/measure_schedule.sh),
+# so continuous fuzzing would only re-file them. Compiles run $JOBS at a time
+# (default: every CPU).
 # Test here: CC=clang-14 CXX=clang++-14 CFLAGS="-O1 -g -fsanitize=address,fuzzer-no-link" \
 #   CXXFLAGS="$CFLAGS" LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out fuzz/build.sh
 set -euo pipefail
@@ -19,20 +20,37 @@ CC=${CC:-cc} CFLAGS=${CFLAGS:-} CXXFLAGS=${CXXFLAGS:-}
 mkdir -p "$OUT"
 work=${WORK:-$(mktemp -d)}/squashlab-build
 mkdir -p "$work/obj" "$work/plain"
-libs="-lz -lzstd -llz4 -llzma -llzo2 -lpthread"
+libs="-ldeflate -lz -lzstd -llz4 -llzma -llzo2 -lpthread"
 std="-std=c++20 -I."
+jobs=${JOBS:-$(nproc)}
+running=()
+trap wait EXIT  # a failure leaves no compile running behind
+spawn() {  # COMMAND...: runs it in the background, at most $jobs at once
+  if [ ${#running[@]} -ge "$jobs" ]; then
+    wait "${running[0]}"
+    running=("${running[@]:1}")
+  fi
+  "$@" &
+  running+=($!)
+}
+wait_all() {
+  local pid
+  for pid in "${running[@]}"; do wait "$pid"; done
+  running=()
+}
 
 reader_srcs=$(ls reader/*.cc | grep -v '_test\.cc$')
 cli_srcs=$(ls cli/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
 model_srcs=$(ls model/base/*.cc model/sched/*.cc model/kernel/*.cc model/variants/*.cc model/mm/*.cc \
-  harness/*.cc hw_emul/*.cc |
+  model/linux/*.cc model/linux/bridge/*.cc harness/*.cc hw_emul/*.cc |
   grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
 
 # 1. The libraries (reader, CLI, and for schedule_fuzzer and the CLI's
-# verify/repro commands the model layers, variants, MM layer, hw_emul devices
-# and the harness's scenarios over the embedded image, made as
-# //harness:small_image makes it), with the fuzzing flags, in one
-# archive so that each target links only what it uses.
+# verify/repro commands the model layers, variants, MM layer, the real-kernel
+# loader and its bridge (the harness links them; no module is built here),
+# hw_emul devices and the harness's scenarios over the embedded image, made
+# as //harness:small_image makes it), with the fuzzing flags, in one archive
+# so that each target links only what it uses.
 tree=$work/small_tree
 rm -rf "$tree"
 python3 harness/make_small_tree.py "$tree"
@@ -42,12 +60,13 @@ harness/embed.sh "$work/small.sqfs" "$work/small_image.cc" EmbeddedSmallImage
 objs=()
 for src in $reader_srcs $cli_srcs $model_srcs "$work/small_image.cc"; do
   obj=$work/obj/$(echo "${src#"$work/"}" | tr / _).o
-  $CXX $CXXFLAGS $std -c "$src" -o "$obj"
+  spawn $CXX $CXXFLAGS $std -c "$src" -o "$obj"
   objs+=("$obj")
 done
+wait_all
 rm -f "$work/libsquashlab.a"
 ar rcs "$work/libsquashlab.a" "${objs[@]}"
-libs="$libs -lboost_context"
+libs="$libs -lboost_context -ldl"
 
 # 2. One binary per target.
 build_target() {  # NAME SOURCE [extra flags...]
@@ -58,17 +77,22 @@ build_target() {  # NAME SOURCE [extra flags...]
     -o "$OUT/$name"
 }
 for t in image extract superblock metadata inode directory tables; do
-  build_target "${t}_fuzzer" "fuzz/${t}_fuzzer.cc"
+  spawn build_target "${t}_fuzzer" "fuzz/${t}_fuzzer.cc"
 done
 codec_id=1
 for codec in gzip lzma lzo xz lz4 zstd; do
-  build_target "decompress_${codec}_fuzzer" fuzz/decompress_fuzzer.cc -DSQUASHLAB_FUZZ_CODEC=$codec_id
+  spawn build_target "decompress_${codec}_fuzzer" fuzz/decompress_fuzzer.cc \
+    -DSQUASHLAB_FUZZ_CODEC=$codec_id
   codec_id=$((codec_id + 1))
 done
-$CXX $CXXFLAGS $std -c fuzz/schedule_case.cc -o "$work/obj/schedule_case.o"
-$CXX $CXXFLAGS $std -c fuzz/schedule_fuzzer.cc -o "$work/obj/schedule_fuzzer.o"
-$CXX $CXXFLAGS "$work/obj/schedule_fuzzer.o" "$work/obj/schedule_case.o" "$work/libsquashlab.a" \
-  $LIB_FUZZING_ENGINE $libs -o "$OUT/schedule_fuzzer"
+build_schedule_fuzzer() {
+  $CXX $CXXFLAGS $std -c fuzz/schedule_case.cc -o "$work/obj/schedule_case.o"
+  $CXX $CXXFLAGS $std -c fuzz/schedule_fuzzer.cc -o "$work/obj/schedule_fuzzer.o"
+  $CXX $CXXFLAGS "$work/obj/schedule_fuzzer.o" "$work/obj/schedule_case.o" "$work/libsquashlab.a" \
+    $LIB_FUZZING_ENGINE $libs -o "$OUT/schedule_fuzzer"
+}
+spawn build_schedule_fuzzer
+wait_all
 
 # 3. Seed corpora: seed_maker is built without sanitizers or fuzzing flags.
 $CXX $std -O1 $reader_srcs fuzz/seed_maker.cc $libs -o "$work/plain/seed_maker"

@@ -7,7 +7,9 @@
   a plain runner over corpus files and directories;
 - `bazel test //fuzz:NAME_corpus_test`: runs the target over its seed corpus
   and the committed regression corpus (tagged "hardening", so test.sh runs it
-  again under --config=asan). `corpus_test = False` for a target whose
+  again under --config=asan); under --config=fuzz (test.sh runs that too)
+  libFuzzer also loads the dictionary and makes `mutations` mutated runs
+  from that corpus (run_corpus.sh). `corpus_test = False` for a target whose
   inputs are expected to crash (schedule_async2013_fuzzer: a known-buggy
   variant); such a target needs its own test that its findings persist.
 """
@@ -15,7 +17,20 @@
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//tools/build:copts.bzl", "SQUASHLAB_COPTS")
 
-def squashlab_fuzz_target(name, srcs, deps, seed_corpus, local_defines = [], corpus_test = True):
+# Mutated runs of a corpus test's libFuzzer pass: a few seconds for most
+# targets under ASan+UBSan; the slow ones ask for fewer (`mutations`).
+MUTATIONS = 2000
+
+def squashlab_fuzz_target(
+        name,
+        srcs,
+        deps,
+        seed_corpus,
+        dictionary,
+        local_defines = [],
+        corpus_test = True,
+        mutations = MUTATIONS,
+        fuzzer_flags = []):
     cc_binary(
         name = name,
         srcs = srcs,
@@ -38,10 +53,13 @@ def squashlab_fuzz_target(name, srcs, deps, seed_corpus, local_defines = [], cor
         size = "medium",
         srcs = ["run_corpus.sh"],
         args = [
+            "--dict=$(rootpath %s)" % dictionary,
+            "--mutations=%d" % mutations,
+        ] + ["--flag=" + f for f in fuzzer_flags] + [
             "$(rootpath :%s)" % name,
             "$(rootpath %s)" % seed_corpus,
             "fuzz/regression",
         ],
-        data = [":" + name, seed_corpus, ":regression_corpus"],
+        data = [":" + name, seed_corpus, dictionary, ":regression_corpus"],
         tags = ["hardening"],
     )
