@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Runs every squashlab test: the whole Bazel suite, then the hardening tests
 # again under AddressSanitizer + UndefinedBehaviorSanitizer, then the
-# ThreadSanitizer tests, then the repository checks (the layer rules of every
-# #include, formatting and licence lines). Ends with one line
-# "squashlab: N passed, M failed".
+# ThreadSanitizer tests, then the fuzz tests built as libFuzzer runs them
+# (clang-14), then the builds only clang makes (every target under clang-14
+# -Werror, the OSS-Fuzz/ClusterFuzzLite build script), then the repository
+# checks (the layer rules of every #include, formatting and licence lines).
+# Ends with one line "squashlab: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")"
 source tools/install_deps.sh
@@ -22,7 +24,11 @@ run --config=asan --build_tests_only --test_tag_filters=hardening //...
 if bazel query 'attr(tags, "tsan", tests(//...))' 2>/dev/null | grep -q .; then
   run --config=tsan --build_tests_only --test_tag_filters=tsan //...
 fi
-# Repository checks, counted like test targets.
+# clang-14 + libFuzzer + ASan/UBSan: every fuzz target, each corpus test over
+# its seeds and the regression corpus, with its dictionary and a short
+# mutation pass (fuzz/run_corpus.sh), and the fuzz package's other tests.
+run --config=fuzz //fuzz/...
+# Builds and repository checks, counted like test targets.
 check() {  # NAME COMMAND...
   local name=$1
   shift
@@ -34,6 +40,20 @@ check() {  # NAME COMMAND...
     status=1
   fi
 }
+# Every target under clang-14 -Werror (gcc, above, accepts code clang
+# rejects). Unoptimised: clang's warnings come from its front end, and -O0
+# compiles in about a third of the time of --config=clang's -O2. Its own
+# output directory; the workspace's bazel-* links are left alone.
+check "clang-14 -O0 build //..." bazel build --config=clang --platform_suffix=clang-O0 \
+  --copt=-O0 --copt=-g0 --symlink_prefix=/ //...
+# The build OSS-Fuzz and ClusterFuzzLite run (fuzz/build.sh, no Bazel),
+# without optimisation or sanitizers (--quick): its file lists, link lines,
+# seed zips and dictionaries. Skipped, and said so, without its tools.
+if fuzz/check_oss_fuzz_build.sh --tools >/dev/null; then
+  check "fuzz/check_oss_fuzz_build.sh --quick" fuzz/check_oss_fuzz_build.sh --quick
+else
+  echo "== fuzz/check_oss_fuzz_build.sh --quick: skipped ($(fuzz/check_oss_fuzz_build.sh --tools))"
+fi
 check //tools:check_layers python3 tools/check_layers.py
 check //tools:check_format tools/check_format.sh
 passed=$(grep -cE ' PASSED( |$)' "$log" || true)

@@ -17,21 +17,28 @@
 # clang-14 + ASan + UBSan, and the same seeds and more, are what test.sh's
 # `bazel test --config=fuzz //fuzz/...` covers.
 #   fuzz/check_oss_fuzz_build.sh --quick [OUT_DIR]
-# Exits 2 without building when a tool the build needs is missing.
+# --tools only checks for the tools the build needs (exit 1 if one is
+# missing); without them the check exits 2 and builds nothing.
+#   fuzz/check_oss_fuzz_build.sh --tools
 set -euo pipefail
 cd "$(dirname "$0")/.."
-quick=0
-if [ "${1:-}" = --quick ]; then
-  quick=1
-  shift
-fi
 missing=()
 for tool in clang-14 clang++-14 mksquashfs python3 zip unzip xxd; do
   command -v "$tool" >/dev/null || missing+=("$tool")
 done
+if [ "${1:-}" = --tools ]; then
+  [ ${#missing[@]} -eq 0 ] && echo "all tools present" && exit 0
+  echo "missing ${missing[*]}"
+  exit 1
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "check_oss_fuzz_build: cannot run, missing ${missing[*]}"
   exit 2
+fi
+quick=0
+if [ "${1:-}" = --quick ]; then
+  quick=1
+  shift
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -44,8 +51,14 @@ else
   flags="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,undefined"
   flags="$flags -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
 fi
+# Through ccache where it is installed (test.sh runs --quick on every
+# change): the same compiles, done once.
+cc=clang-14 cxx=clang++-14
+if command -v ccache >/dev/null; then
+  cc="ccache $cc" cxx="ccache $cxx"
+fi
 env -i PATH="$PATH" HOME="${HOME:-/root}" \
-  CC=clang-14 CXX=clang++-14 CFLAGS="$flags" CXXFLAGS="$flags" \
+  CC="$cc" CXX="$cxx" CFLAGS="$flags" CXXFLAGS="$flags" \
   LIB_FUZZING_ENGINE=-fsanitize=fuzzer SRC="$scratch/src" WORK="$scratch/work" OUT="$out" \
   bash -eu .clusterfuzzlite/build.sh
 targets=$(cd "$out" && ls | grep '_fuzzer$')

@@ -3,7 +3,7 @@
 # Installs the Debian packages squashlab needs, if any is missing. Sourced by
 # run.sh and test.sh; safe to run again (it does nothing when all are there).
 SQUASHLAB_PACKAGES=(
-  bazel-bootstrap bazel-rules-java g++ clang-14 clang-format-14 libfuzzer-14-dev libclang-rt-14-dev
+  bazel-bootstrap bazel-rules-java g++ clang-14 clang-format-14 libfuzzer-14-dev libclang-rt-14-dev ccache
   zlib1g-dev libdeflate-dev libzstd-dev liblz4-dev liblzma-dev liblzo2-dev
   libgtest-dev libgmock-dev librapidcheck-dev libboost-context-dev
   libcli11-dev nlohmann-json3-dev
