@@ -4,37 +4,17 @@
 // system calls to hand tasks over.
 #include "cli/work_queue.h"
 
-#include <sys/resource.h>
-
-#include <algorithm>
 #include <system_error>
+
+#include "reader/thread_limit.h"
 
 namespace squashlab::cli {
 
-namespace {
-
-// Each worker's stack is address space (RLIMIT_STACK's size, 8 MiB by
-// default): under a limit (ulimit -v, a container's) the workers' stacks
-// may take at most a quarter of it, so the tasks' own buffers still fit.
-int WorkersTheLimitAllows(int wanted) {
-  rlimit as{}, stack{};
-  if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY)
-    return wanted;
-  rlim_t per = rlim_t{8} << 20;
-  if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY &&
-      stack.rlim_cur > 0)
-    per = stack.rlim_cur;
-  const rlim_t allowed = as.rlim_cur / 4 / per;
-  return static_cast<int>(
-      std::min<rlim_t>(static_cast<rlim_t>(wanted), allowed));
-}
-
-}  // namespace
-
 WorkQueue::WorkQueue(int threads, size_t capacity)
     : capacity_(capacity < 1 ? 1 : capacity) {
-  // The system may still refuse a thread: the queue then runs with those
-  // it got (the producer alone, at worst), the result the same.
+  // Each worker's stack is address space: under a limit the queue starts
+  // fewer, and the system may still refuse one; it then runs with those it
+  // got (the producer alone, at worst), the result the same.
   const int workers = WorkersTheLimitAllows(threads - 1);
   for (int slot = 1; slot <= workers; ++slot) {
     try {

@@ -8,12 +8,16 @@
 #include "reader/chunk_pipeline.h"
 
 #include <algorithm>
+#include <system_error>
+
+#include "reader/thread_limit.h"
 
 namespace squashlab {
 
 ChunkPipeline::ChunkPipeline(const DataReader* data, int threads)
     : data_(data) {
-  const int n = threads < 1 ? 1 : threads;
+  // n - 1 worker stacks must fit an address-space limit (thread_limit.h).
+  const int n = 1 + WorkersTheLimitAllows(threads < 1 ? 0 : threads - 1);
   for (int i = 0; i < n; ++i) {
     auto ctx = data_->NewContext();
     if (!ctx.ok()) {
@@ -31,9 +35,14 @@ ChunkPipeline::ChunkPipeline(const DataReader* data, int threads)
     slots_[i].buf.resize(data_->block_size());
   if (n <= 1) return;
   // The caller decodes too while it waits (Run), so n - 1 threads make n.
+  // A thread the system refuses leaves the work to those it granted.
   for (int i = 0; i + 1 < n; ++i) {
-    workers_.emplace_back(
-        [this, ctx = contexts_[i].get()] { WorkerLoop(ctx); });
+    try {
+      workers_.emplace_back(
+          [this, ctx = contexts_[i].get()] { WorkerLoop(ctx); });
+    } catch (const std::system_error&) {
+      break;
+    }
   }
 }
 
