@@ -13,14 +13,18 @@ tmp="${TEST_TMPDIR:-$(mktemp -d)}"
 args=(campaign --variant async-2013 --decomp single --workload pair --kernel debug
   --preemption-bound 1 --expect async-2013=fail)
 
+start=$(date +%s.%N)
 "$bin" "${args[@]}" --out "$tmp/whole.json" >"$tmp/whole.txt"
+whole=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
 
 interrupts=0
 for attempt in $(seq 1 30); do
   "$bin" "${args[@]}" --checkpoint "$tmp/cp.json" --out "$tmp/resumed.json" \
     >"$tmp/run.txt" 2>&1 &
   pid=$!
-  sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.2 + 2.5 * r / 32767 }')"
+  # At a random point within the uninterrupted run's time (a fixed range
+  # would let a fast machine finish before the first signal).
+  sleep "$(awk -v r=$RANDOM -v w="$whole" 'BEGIN { printf "%.3f", w * (0.1 + 0.8 * r / 32767) }')"
   kill -INT "$pid" 2>/dev/null || true
   rc=0
   wait "$pid" || rc=$?

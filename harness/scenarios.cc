@@ -3,7 +3,6 @@
 #include "harness/scenarios.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <span>
 
