@@ -47,7 +47,7 @@ class Parser {
     for (uint64_t t : {frag_start, lookup, id_start, xattr}) {
       if (t == kInvalid || t <= dir_start) continue;
       dir_end = std::min<uint64_t>(dir_end, t);
-      if (t + 8 <= img_.size()) {
+      if (Fits(t, 8)) {
         uint64_t first = Le(img_, t, 8);
         if (first > dir_start) dir_end = std::min<uint64_t>(dir_end, first);
       }
@@ -58,7 +58,7 @@ class Parser {
     Table(frag_start, Le(img_, 16, 4), 16, "fragment", {8, 4, 4});
     Table(id_start, Le(img_, 26, 2), 4, "id", {4});
     Table(lookup, inodes_, 8, "export", {8});
-    if (xattr != kInvalid && xattr + 16 <= img_.size()) {
+    if (Fits(xattr, 16)) {
       Add(FieldKind::kTablePointer, "xattr.table_start", xattr, 8);
       Add(FieldKind::kTablePointer, "xattr.ids", xattr + 8, 4);
       Table(xattr + 16 - 0, Le(img_, xattr + 8, 4), 16, "xattr_id", {8, 4, 4},
@@ -71,8 +71,12 @@ class Parser {
   }
 
  private:
+  // [at, at + width) lies in the image (no overflow for any `at`).
+  bool Fits(uint64_t at, uint64_t width) const {
+    return width <= img_.size() && at <= img_.size() - width;
+  }
   void Add(FieldKind kind, const std::string& name, size_t at, size_t width) {
-    if (at + width > img_.size() || out_.fields.size() >= kMaxFields) return;
+    if (!Fits(at, width) || out_.fields.size() >= kMaxFields) return;
     ImageField f{kind, name, {}};
     for (size_t i = 0; i < width; i++) f.at.push_back(at + i);
     out_.fields.push_back(std::move(f));
@@ -122,7 +126,7 @@ class Parser {
   // is a field; the bytes of uncompressed blocks make the stream.
   Stream Chain(uint64_t start, uint64_t end) {
     Stream s;
-    if (start == kInvalid || start >= img_.size()) return s;
+    if (!Fits(start, 2)) return s;
     end = std::min<uint64_t>(end, img_.size());
     uint64_t pos = start;
     for (int blocks = 0; pos + 2 <= end && blocks < 64; blocks++) {
@@ -282,7 +286,7 @@ class Parser {
              const std::string& name, std::vector<size_t> parts,
              uint64_t index_at = kInvalid) {
     if (index_at == kInvalid) index_at = start;
-    if (index_at == kInvalid || count == 0 || index_at >= img_.size()) return;
+    if (count == 0 || !Fits(index_at, 8)) return;
     out_.values.push_back(count);
     out_.values.push_back(count + 1);
     const uint64_t blocks =
@@ -290,7 +294,7 @@ class Parser {
                            64);
     for (uint64_t i = 0; i < blocks; i++) {
       const uint64_t at = index_at + 8 * i;
-      if (at + 8 > img_.size()) return;
+      if (!Fits(at, 8)) return;
       Add(FieldKind::kTablePointer, name + ".index", at, 8);
       const uint64_t block = Le(img_, at, 8);
       if (block >= img_.size()) continue;

@@ -3,6 +3,7 @@
 // API call makes, the object registries, and the quiescence invariants.
 #include "model/kernel/kernel.h"
 
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
