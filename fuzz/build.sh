@@ -114,12 +114,15 @@ if [ -z "$ktree" ] && [ -f "$ktar" ]; then
   tar -xJf "$ktar" -C "$ktree" --strip-components=1 "${members[@]}"
 fi
 build_real_code_fuzzer() {
+  # The bridge's objects whole (Bazel's alwayslink): the module resolves
+  # the kernel API against the executable, and nothing else calls them.
+  local bridge=("$work"/obj/model_linux_bridge_*.o "$work"/obj/model_kernel_kasan.cc.o)
   $CXX $CXXFLAGS $std -c fuzz/real_code_image_fuzzer.cc -o "$work/obj/real_code_image_fuzzer.o"
-  $CXX $CXXFLAGS "$work/obj/real_code_image_fuzzer.o" "$work/libsquashlab.a" \
+  $CXX $CXXFLAGS "$work/obj/real_code_image_fuzzer.o" "${bridge[@]}" "$work/libsquashlab.a" \
     $LIB_FUZZING_ENGINE $libs -rdynamic -o "$OUT/real_code_image_fuzzer"
   $CXX $CXXFLAGS $std -c fuzz/real_code_module_main.cc -o "$work/obj/real_code_module.o"
-  $CXX $CXXFLAGS "$work/obj/real_code_module.o" "$work/libsquashlab.a" $libs -rdynamic \
-    -o "$work/real_code_module"
+  $CXX $CXXFLAGS "$work/obj/real_code_module.o" "${bridge[@]}" "$work/libsquashlab.a" $libs \
+    -rdynamic -o "$work/real_code_module"
   SQUASHLAB_LINUX_INCLUDE=$PWD/model/linux/include SQUASHLAB_CACHE=$work/module-cache \
     "$work/real_code_module" "$ktree" "$OUT"
   $CXX $CXXFLAGS $std -c fuzz/real_code_seeds_main.cc -o "$work/obj/real_code_seeds.o"
