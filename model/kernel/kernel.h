@@ -144,6 +144,8 @@ class Kernel : public RunHooks {
   void SetCallSite(std::function<std::string()> fn) {
     call_site_ = std::move(fn);
   }
+  // The code under test's current call site ("file.c:N fn"), or "".
+  std::string CallSite() const { return call_site_ ? call_site_() : ""; }
   // page_owner for real kernel code: where the code under test last took
   // page p (dump_page prints it), or "".
   void SetPageOwnerFn(std::function<std::string(const page*)> fn) {

@@ -18,29 +18,24 @@ int Tid(Kernel& k) {
   return t ? t->id : -2;
 }
 
-// Interned "file:line" names: stable for the process, shared by runs.
-const char* ClassOf(const char* file, int line) {
-  static std::mutex mu;
-  static auto* names = new std::set<std::string>();
-  std::lock_guard<std::mutex> l(mu);
-  return names->insert(std::string(file) + ":" + std::to_string(line))
-      .first->c_str();
-}
 }  // namespace
 
-void mutex_init(mutex* m, const char* file, int line) {
+void mutex_init(mutex* m, const char* file, int line, const char* name) {
   m->owner.store(-1);
-  m->lock_class = ClassOf(file, line);
+  m->lock_class = lockdep_class(file, line, name, LockKind::kMutex);
   Kernel* k = Kernel::CurrentOrNull();
   m->id = k ? KernelInternal::NextObjectId(*k) : 0;
 }
 
-void mutex_lock(mutex* m) {
+void mutex_lock(mutex* m) { mutex_lock_nested(m, 0); }
+
+void mutex_lock_nested(mutex* m, unsigned subclass) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(m, "mutex_lock");
   k.MightSleep("mutex_lock");
   k.Point("mutex_lock", m->id);
-  lockdep_acquire(m->lock_class, "mutex_lock", false);
+  lockdep_acquire(lockdep_subclass(m->lock_class, subclass), "mutex_lock",
+                  false);
   int me = Tid(k);
   for (;;) {
     int expected = -1;
@@ -83,17 +78,20 @@ void mutex_unlock(mutex* m) {
 
 int mutex_is_locked(mutex* m) { return m->owner.load() != -1; }
 
-void spin_lock_init(spinlock_t* l, const char* file, int line) {
+void spin_lock_init(spinlock_t* l, const char* file, int line,
+                    const char* name) {
   l->owner.store(-1);
-  l->lock_class = ClassOf(file, line);
+  l->lock_class = lockdep_class(file, line, name, LockKind::kSpinlock);
 }
 
-void spin_lock(spinlock_t* l) {
+void spin_lock(spinlock_t* l) { spin_lock_nested(l, 0); }
+
+void spin_lock_nested(spinlock_t* l, unsigned subclass) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(l, "spin_lock");
   preempt_disable();
-  lockdep_acquire(l->lock_class, "spin_lock", false);
-  lockdep_irq_usage(l->lock_class, "spin_lock");
+  lockdep_acquire(lockdep_subclass(l->lock_class, subclass), "spin_lock",
+                  false);
   int me = Tid(k);
   for (;;) {
     int expected = -1;
