@@ -256,7 +256,8 @@ std::string Where(Kernel& k, const char* fn) {
 // "at" plus the kernel frames on the stack now (lockdep's saved trace).
 std::string WhereWithTrace(Kernel& k, const char* fn) {
   std::string s = Where(k, fn);
-  const std::string trace = CurrentCallTrace();
+  std::string trace = CurrentCallTrace();
+  while (!trace.empty() && trace.back() == '\n') trace.pop_back();
   if (!trace.empty()) s += "\n" + trace;
   return s;
 }
