@@ -241,6 +241,12 @@ const Contract kContracts[] = {
      "3.13-6.12",
      "a class gains a hardirq usage that an order already recorded "
      "contradicts (print_irq_inversion_bug)"},
+    {C::kKcsanDataRace, "kcsan.data_race", kKernel, K::kDataRace, "KCSAN",
+     "kernel/kcsan/report.c", "print_report", "5.8-6.12",
+     "two accesses of two tasks to one location, at least one a write and "
+     "one plain, with neither happening before the other (CONFIG_KCSAN: "
+     "marked accesses never race with each other; an aligned plain write "
+     "of at most a word counts as marked)"},
     {C::kSleepOutsideTask, "model.sleep_outside_task", kLint, K::kBadContext,
      "", "", "", "", "model misuse: a wait outside any task"},
     {C::kHungTask, "hung_task", kKernel, K::kHungTask, "hung task",

@@ -85,6 +85,7 @@ enum class Check : uint16_t {
   kLockdepRecursive,
   kLockdepIrqOrder,
   kLockdepIrqInversion,
+  kKcsanDataRace,
   kSleepOutsideTask,
   kHungTask,
   kBugOn,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/kcsan.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/lockdep.h"
 #include "model/kernel/preempt.h"
@@ -40,8 +41,10 @@ void mutex_lock_nested(mutex* m, unsigned subclass) {
   for (;;) {
     int expected = -1;
     if (m->owner.compare_exchange_strong(expected, me,
-                                         std::memory_order_acquire))
+                                         std::memory_order_acquire)) {
+      kcsan_acquire(m);
       return;
+    }
     k.Sleep(
         m->wait, [m] { return m->owner.load() == -1; }, "mutex_lock", m->id);
   }
@@ -55,6 +58,7 @@ int mutex_trylock(mutex* m) {
   if (!m->owner.compare_exchange_strong(expected, Tid(k),
                                         std::memory_order_acquire))
     return 0;
+  kcsan_acquire(m);
   lockdep_acquire(m->lock_class, "mutex_trylock", true);
   return 1;
 }
@@ -72,6 +76,7 @@ void mutex_unlock(mutex* m) {
                std::to_string(m->owner.load()) + ")");
   }
   lockdep_release(m->lock_class);
+  kcsan_release(m);
   m->owner.store(-1, std::memory_order_release);
   k.Wake(m->wait);
 }
@@ -96,8 +101,10 @@ void spin_lock_nested(spinlock_t* l, unsigned subclass) {
   for (;;) {
     int expected = -1;
     if (l->owner.compare_exchange_strong(expected, me,
-                                         std::memory_order_acquire))
+                                         std::memory_order_acquire)) {
+      kcsan_acquire(l);
       return;
+    }
     k.Sleep(
         l->wait, [l] { return l->owner.load() == -1; }, "spin_lock", 0,
         /*spin=*/true);
@@ -112,6 +119,7 @@ void spin_unlock(spinlock_t* l) {
     k.Warn(Check::kSpinlockWrongOwner, "BUG: spinlock wrong owner on CPU",
            "BUG: spinlock wrong owner on CPU#0, " + std::to_string(Tid(k)));
   lockdep_release(l->lock_class);
+  kcsan_release(l);
   l->owner.store(-1, std::memory_order_release);
   k.Wake(l->wait);
   preempt_enable();

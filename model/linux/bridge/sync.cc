@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "model/kernel/kernel.h"
+#include "model/kernel/kcsan.h"
 #include "model/kernel/lockdep.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/preempt.h"
@@ -192,9 +193,9 @@ static ::local_lock_t* ThisCpu(::local_lock_t* base) {
 void sl_local_lock(::local_lock_t* l) {
   if (!Kernel::Current().config().preempt_rt) {
     squashlab::preempt_disable();
-    squashlab::lockdep_acquire(
-        Handle<squashlab::mutex>(ThisCpu(l)->sl_obj, "local_lock")->lock_class,
-        "local_lock", false);
+    auto* m = Handle<squashlab::mutex>(ThisCpu(l)->sl_obj, "local_lock");
+    squashlab::lockdep_acquire(m->lock_class, "local_lock", false);
+    squashlab::kcsan_acquire(m);  // the CPU's previous holder's section
     return;
   }
   squashlab::migrate_disable();
@@ -203,9 +204,9 @@ void sl_local_lock(::local_lock_t* l) {
 }
 void sl_local_unlock(::local_lock_t* l) {
   if (!Kernel::Current().config().preempt_rt) {
-    squashlab::lockdep_release(
-        Handle<squashlab::mutex>(ThisCpu(l)->sl_obj, "local_unlock")
-            ->lock_class);
+    auto* m = Handle<squashlab::mutex>(ThisCpu(l)->sl_obj, "local_unlock");
+    squashlab::lockdep_release(m->lock_class);
+    squashlab::kcsan_release(m);
     squashlab::preempt_enable();
     return;
   }
