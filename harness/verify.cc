@@ -266,6 +266,17 @@ std::vector<std::string> KernelsOf(const VerifyOptions& opt) {
                          : std::vector<std::string>{"debug"};
 }
 
+// A scenario's kernel field (ScenarioSpec::kernel): "prod", "kcsan",
+// "watch", "lint" joined by '+' ("" a plain debug kernel).
+std::string KernelFlavour(const VerifyOptions& opt, bool prod) {
+  std::string kf = prod ? "prod" : "";
+  auto add = [&kf](const char* part) { kf += kf.empty() ? part : std::string("+") + part; };
+  if (opt.detector == "kcsan") add("kcsan");
+  if (opt.detector == "kcsan" && opt.watchpoints) add("watch");
+  if (opt.lint) add("lint");
+  return kf;
+}
+
 StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
   auto images = ResolveImages(opt.images);
   if (!images.ok()) return images.status();
@@ -303,17 +314,16 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
       for (const VerifyImage& img : images.value()) {
         for (const auto& kernel : kernels) {
           for (const auto& w : WorkloadsOf(opt)) {
-            std::string kf = kernel == "prod" ? "prod" : "";
-            if (opt.lint) kf += kf.empty() ? "lint" : "+lint";
-            Status st =
-                add({v, d, w, opt.faults, opt.device, kf, img.label}, img);
+            Status st = add({v, d, w, opt.faults, opt.device,
+                             KernelFlavour(opt, kernel == "prod"), img.label},
+                            img);
             if (!st.ok()) return st;
           }
         }
         for (const auto& w : opt.eio_workloads) {
-          Status st = add(
-              {v, d, w, "eio", opt.device, opt.lint ? "lint" : "", img.label},
-              img);
+          Status st = add({v, d, w, "eio", opt.device,
+                           KernelFlavour(opt, false), img.label},
+                          img);
           if (!st.ok()) return st;
         }
       }
