@@ -14,9 +14,9 @@
 #include "cli/commands.h"
 #include "cli/exploration_options.h"
 #include "harness/linux_mount.h"
+#include "harness/scenarios.h"
 #include "harness/verify.h"
 #include "model/linux/source_build.h"
-#include "harness/scenarios.h"
 #include "model/sched/replay_token.h"
 #include "model/sched/schedule_trace.h"
 
@@ -35,8 +35,8 @@ int RunRepro(const ReproArgs& args) {
     auto spec = token.ok() ? ScenarioSpec::Parse(token->scenario)
                            : StatusOr<ScenarioSpec>(token.status());
     const bool kcsan =
-        spec.ok() && ("+" + spec->kernel + "+").find("+kcsan+") !=
-                         std::string::npos;
+        spec.ok() &&
+        ("+" + spec->kernel + "+").find("+kcsan+") != std::string::npos;
     auto tree = BuildSourceTree(args.source, &std::cerr, kcsan);
     if (!tree.ok())
       return UsageError(

@@ -270,7 +270,9 @@ std::vector<std::string> KernelsOf(const VerifyOptions& opt) {
 // "watch", "lint" joined by '+' ("" a plain debug kernel).
 std::string KernelFlavour(const VerifyOptions& opt, bool prod) {
   std::string kf = prod ? "prod" : "";
-  auto add = [&kf](const char* part) { kf += kf.empty() ? part : std::string("+") + part; };
+  auto add = [&kf](const char* part) {
+    kf += kf.empty() ? part : std::string("+") + part;
+  };
   if (opt.detector == "kcsan") add("kcsan");
   if (opt.detector == "kcsan" && opt.watchpoints) add("watch");
   if (opt.lint) add("lint");

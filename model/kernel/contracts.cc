@@ -228,8 +228,8 @@ const Contract kContracts[] = {
      "a spinlock class taken in hardirq context and with hardirqs enabled "
      "elsewhere ({IN-HARDIRQ-W} -> {HARDIRQ-ON-W}), without the interrupt "
      "having to arrive while it is held"},
-    {C::kLockdepRecursive, "lockdep.recursive", kKernel, K::kLockdep,
-     "lockdep", "kernel/locking/lockdep.c", "check_deadlock", "3.13-6.12",
+    {C::kLockdepRecursive, "lockdep.recursive", kKernel, K::kLockdep, "lockdep",
+     "kernel/locking/lockdep.c", "check_deadlock", "3.13-6.12",
      "a lock class taken while the task holds it, with no nesting "
      "annotation (mutex_lock_nested, spin_lock_nested) telling them apart"},
     {C::kLockdepIrqOrder, "lockdep.irq_safe_to_unsafe", kKernel, K::kLockdep,
@@ -237,8 +237,7 @@ const Contract kContracts[] = {
      "a new order from a class taken in hardirq context to one taken with "
      "hardirqs enabled (print_bad_irq_dependency)"},
     {C::kLockdepIrqInversion, "lockdep.irq_inversion", kKernel, K::kLockdep,
-     "lockdep", "kernel/locking/lockdep.c", "check_usage_forwards",
-     "3.13-6.12",
+     "lockdep", "kernel/locking/lockdep.c", "check_usage_forwards", "3.13-6.12",
      "a class gains a hardirq usage that an order already recorded "
      "contradicts (print_irq_inversion_bug)"},
     {C::kKcsanDataRace, "kcsan.data_race", kKernel, K::kDataRace, "KCSAN",

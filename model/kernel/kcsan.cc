@@ -128,8 +128,7 @@ void Kcsan::Access(uintptr_t addr, size_t size, unsigned type, uintptr_t pc) {
       Cell& c = shadow_[g];
       shared |= (c.tasks & ~me) != 0;
       c.tasks |= me;
-      if (c.write.task >= 0 && c.write.task != now.task &&
-          !Before(c.write, s))
+      if (c.write.task >= 0 && c.write.task != now.task && !Before(c.write, s))
         Check(c.write, now);
       if (type & kKcsanWrite) {
         for (const Rec& r : c.reads)
@@ -137,8 +136,9 @@ void Kcsan::Access(uintptr_t addr, size_t size, unsigned type, uintptr_t pc) {
         c.reads.clear();
         c.write = now;
       } else {
-        auto it = std::find_if(c.reads.begin(), c.reads.end(),
-                               [&now](const Rec& r) { return r.task == now.task; });
+        auto it =
+            std::find_if(c.reads.begin(), c.reads.end(),
+                         [&now](const Rec& r) { return r.task == now.task; });
         if (it != c.reads.end())
           *it = now;
         else
@@ -211,11 +211,12 @@ void Kcsan::Check(const Rec& prev, const Rec& now) {
   if (!reported_.insert(pair).second) return;
   const std::string title =
       "BUG: KCSAN: data-race in " + pair.first + " / " + pair.second;
-  kernel_->Warn(Check::kKcsanDataRace, title,
-                "==================================================================\n" +
-                    title + "\n\n" + Describe(prev) + "\n" + Describe(now) +
-                    "\nReported by Kernel Concurrency Sanitizer on:\n"
-                    "==================================================================");
+  kernel_->Warn(
+      Check::kKcsanDataRace, title,
+      "==================================================================\n" +
+          title + "\n\n" + Describe(prev) + "\n" + Describe(now) +
+          "\nReported by Kernel Concurrency Sanitizer on:\n"
+          "==================================================================");
 }
 
 void kcsan_release(const void* sync) {

@@ -77,28 +77,26 @@ void __sl_kcsan_write_range(void* p, size_t n) {
   Access(p, n, kKcsanWrite, SL_PC);
 }
 
-#define SL_PLAIN(n)                                                     \
-  void __sl_kcsan_read##n(void* p) { Access(p, n, kKcsanRead, SL_PC); } \
-  void __sl_kcsan_write##n(void* p) {                                   \
-    Access(p, n, kKcsanWrite, SL_PC);                                   \
-  }                                                                     \
-  void __sl_kcsan_unaligned_read##n(void* p) {                          \
-    Access(p, n, kKcsanRead, SL_PC);                                    \
-  }                                                                     \
-  void __sl_kcsan_unaligned_write##n(void* p) {                         \
-    Access(p, n, kKcsanWrite, SL_PC);                                   \
-  }                                                                     \
-  void __sl_kcsan_volatile_read##n(void* p) {                           \
-    Access(p, n, kKcsanRead | kKcsanMarked, SL_PC);                     \
-  }                                                                     \
-  void __sl_kcsan_volatile_write##n(void* p) {                          \
-    Access(p, n, kKcsanWrite | kKcsanMarked, SL_PC);                    \
-  }                                                                     \
-  void __sl_kcsan_unaligned_volatile_read##n(void* p) {                 \
-    Access(p, n, kKcsanRead | kKcsanMarked, SL_PC);                     \
-  }                                                                     \
-  void __sl_kcsan_unaligned_volatile_write##n(void* p) {                \
-    Access(p, n, kKcsanWrite | kKcsanMarked, SL_PC);                    \
+#define SL_PLAIN(n)                                                       \
+  void __sl_kcsan_read##n(void* p) { Access(p, n, kKcsanRead, SL_PC); }   \
+  void __sl_kcsan_write##n(void* p) { Access(p, n, kKcsanWrite, SL_PC); } \
+  void __sl_kcsan_unaligned_read##n(void* p) {                            \
+    Access(p, n, kKcsanRead, SL_PC);                                      \
+  }                                                                       \
+  void __sl_kcsan_unaligned_write##n(void* p) {                           \
+    Access(p, n, kKcsanWrite, SL_PC);                                     \
+  }                                                                       \
+  void __sl_kcsan_volatile_read##n(void* p) {                             \
+    Access(p, n, kKcsanRead | kKcsanMarked, SL_PC);                       \
+  }                                                                       \
+  void __sl_kcsan_volatile_write##n(void* p) {                            \
+    Access(p, n, kKcsanWrite | kKcsanMarked, SL_PC);                      \
+  }                                                                       \
+  void __sl_kcsan_unaligned_volatile_read##n(void* p) {                   \
+    Access(p, n, kKcsanRead | kKcsanMarked, SL_PC);                       \
+  }                                                                       \
+  void __sl_kcsan_unaligned_volatile_write##n(void* p) {                  \
+    Access(p, n, kKcsanWrite | kKcsanMarked, SL_PC);                      \
   }
 SL_PLAIN(1)
 SL_PLAIN(2)
@@ -108,52 +106,54 @@ SL_PLAIN(16)
 
 // The atomics, performed sequentially consistent (a superset of every
 // order), their order's synchronisation recorded.
-#define SL_RMW(bits, T, name, op)                                         \
-  T __sl_kcsan_atomic##bits##_##name(volatile T* a, T v, int mo) {        \
-    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC);        \
-    return op(a, v, __ATOMIC_SEQ_CST);                                    \
+#define SL_RMW(bits, T, name, op)                                  \
+  T __sl_kcsan_atomic##bits##_##name(volatile T* a, T v, int mo) { \
+    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC); \
+    return op(a, v, __ATOMIC_SEQ_CST);                             \
   }
-#define SL_ATOMICS(bits, T)                                                  \
-  T __sl_kcsan_atomic##bits##_load(const volatile T* a, int mo) {            \
-    Atomic(a, sizeof(T), kKcsanRead, mo, SL_PC);                             \
-    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                             \
-  }                                                                          \
-  void __sl_kcsan_atomic##bits##_store(volatile T* a, T v, int mo) {         \
-    Atomic(a, sizeof(T), kKcsanWrite, mo, SL_PC);                            \
-    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                \
-  }                                                                          \
-  SL_RMW(bits, T, exchange, __atomic_exchange_n)                             \
-  SL_RMW(bits, T, fetch_add, __atomic_fetch_add)                             \
-  SL_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                             \
-  SL_RMW(bits, T, fetch_and, __atomic_fetch_and)                             \
-  SL_RMW(bits, T, fetch_or, __atomic_fetch_or)                               \
-  SL_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                             \
-  SL_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                           \
-  int __sl_kcsan_atomic##bits##_compare_exchange_strong(                     \
-      volatile T* a, T* expected, T desired, int mo, int) {                  \
-    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC);           \
-    return __atomic_compare_exchange_n(a, expected, desired, false,          \
-                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
-  }                                                                          \
-  int __sl_kcsan_atomic##bits##_compare_exchange_weak(                       \
-      volatile T* a, T* expected, T desired, int mo, int) {                  \
-    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC);           \
-    return __atomic_compare_exchange_n(a, expected, desired, false,          \
-                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
-  }                                                                          \
+#define SL_ATOMICS(bits, T)                                                   \
+  T __sl_kcsan_atomic##bits##_load(const volatile T* a, int mo) {             \
+    Atomic(a, sizeof(T), kKcsanRead, mo, SL_PC);                              \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                              \
+  }                                                                           \
+  void __sl_kcsan_atomic##bits##_store(volatile T* a, T v, int mo) {          \
+    Atomic(a, sizeof(T), kKcsanWrite, mo, SL_PC);                             \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                 \
+  }                                                                           \
+  SL_RMW(bits, T, exchange, __atomic_exchange_n)                              \
+  SL_RMW(bits, T, fetch_add, __atomic_fetch_add)                              \
+  SL_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                              \
+  SL_RMW(bits, T, fetch_and, __atomic_fetch_and)                              \
+  SL_RMW(bits, T, fetch_or, __atomic_fetch_or)                                \
+  SL_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                              \
+  SL_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                            \
+  int __sl_kcsan_atomic##bits##_compare_exchange_strong(                      \
+      volatile T* a, T* expected, T desired, int mo, int) {                   \
+    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC);            \
+    return __atomic_compare_exchange_n(a, expected, desired, false,           \
+                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
+  }                                                                           \
+  int __sl_kcsan_atomic##bits##_compare_exchange_weak(                        \
+      volatile T* a, T* expected, T desired, int mo, int) {                   \
+    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC);            \
+    return __atomic_compare_exchange_n(a, expected, desired, false,           \
+                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
+  }                                                                           \
   T __sl_kcsan_atomic##bits##_compare_exchange_val(volatile T* a, T expected, \
-                                                   T desired, int mo, int) { \
-    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC);           \
-    __atomic_compare_exchange_n(a, &expected, desired, false,                \
-                                __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);         \
-    return expected;                                                         \
+                                                   T desired, int mo, int) {  \
+    Atomic(a, sizeof(T), kKcsanWrite | kKcsanCompound, mo, SL_PC);            \
+    __atomic_compare_exchange_n(a, &expected, desired, false,                 \
+                                __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+    return expected;                                                          \
   }
 SL_ATOMICS(8, uint8_t)
 SL_ATOMICS(16, uint16_t)
 SL_ATOMICS(32, uint32_t)
 SL_ATOMICS(64, uint64_t)
 
-void __sl_kcsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __sl_kcsan_atomic_thread_fence(int) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 void __sl_kcsan_atomic_signal_fence(int) {}
 
 // data_race(expr) of the header layer: the accesses of expr are not

@@ -38,7 +38,8 @@ Kernel::Kernel(KernelConfig config, Executor* executor)
       waitq_mu_(executor->Concurrent()) {
   if (!config_.lockdep)  // a run of its own: a graph of its own
     config_.lockdep = std::make_shared<LockdepGraph>();
-  if (config_.kcsan) kcsan_ = std::make_unique<Kcsan>(this, config_.kcsan_watch);
+  if (config_.kcsan)
+    kcsan_ = std::make_unique<Kcsan>(this, config_.kcsan_watch);
   exec_->Attach(this);
   SetTaskFaultReporter(&Kernel::ReportHostFault);
 }

@@ -219,8 +219,7 @@ std::string LockName(Kernel& k, const std::string& cls) {
 }
 
 // print_lock: the class and where the lock was taken.
-std::string LockLine(Kernel& k, const std::string& cls,
-                     const std::string& at) {
+std::string LockLine(Kernel& k, const std::string& cls, const std::string& at) {
   return " " + LockName(k, cls) + ", at: " + at + "\n";
 }
 
@@ -280,14 +279,14 @@ std::string CircularReport(Kernel& k, const Task* t, const std::string& next,
       "======================================================\n"
       "WARNING: possible circular locking dependency detected\n"
       "------------------------------------------------------\n" +
-      Comm(t) + " is trying to acquire lock:\n" +
-      LockLine(k, next, next_at) + "\nbut task is already holding lock:\n" +
+      Comm(t) + " is trying to acquire lock:\n" + LockLine(k, next, next_at) +
+      "\nbut task is already holding lock:\n" +
       LockLine(k, held, HeldAt(t, held.c_str())) +
       "\nwhich lock already depends on the new lock.\n\n"
       "\nthe existing dependency chain (in reverse order) is:\n";
   for (size_t i = f.cycle.size(); i-- > 0;)
-    s += "\n-> #" + std::to_string(i) + " " + LockName(k, f.cycle[i]) +
-         ":\n" + Indent(f.chain_at[i]);
+    s += "\n-> #" + std::to_string(i) + " " + LockName(k, f.cycle[i]) + ":\n" +
+         Indent(f.chain_at[i]);
   s += "\nother info that might help us debug this:\n\n";
   // The class the chain reaches the held one from (next itself when the
   // two are ordered directly).
@@ -300,9 +299,8 @@ std::string CircularReport(Kernel& k, const Task* t, const std::string& next,
        "       ----                    ----\n"
        "  lock(" +
        Name(held) + ");\n                               lock(" + Name(parent) +
-       ");\n                               lock(" + Name(held) +
-       ");\n  lock(" + Name(next) + ");\n\n *** DEADLOCK ***\n\n" +
-       HeldLocks(k, t);
+       ");\n                               lock(" + Name(held) + ");\n  lock(" +
+       Name(next) + ");\n\n *** DEADLOCK ***\n\n" + HeldLocks(k, t);
   return s;
 }
 
@@ -363,7 +361,8 @@ std::string IrqOrderReport(Kernel& k, const Task* t, const std::string& next,
          Indent(f.safe_at) + "\nto a HARDIRQ-irq-unsafe lock:\n " +
          LockName(k, f.unsafe) +
          "\n\n... which became HARDIRQ-irq-unsafe at:\n...\n" +
-         Indent(f.unsafe_at) + "\nother info that might help us debug this:\n\n" +
+         Indent(f.unsafe_at) +
+         "\nother info that might help us debug this:\n\n" +
          IrqScenario(f.safe, f.unsafe, middle) + HeldLocks(k, t);
 }
 
@@ -374,8 +373,7 @@ std::string InversionReport(Kernel& k, const Task* t, const char* cls,
   return "========================================================\n"
          "WARNING: possible irq lock inversion dependency detected\n"
          "--------------------------------------------------------\n" +
-         Comm(t) + " just changed the state of lock:\n" +
-         LockLine(k, cls, at) +
+         Comm(t) + " just changed the state of lock:\n" + LockLine(k, cls, at) +
          (f.forwards ? "but this lock took another, HARDIRQ-unsafe lock in "
                        "the past:\n "
                      : "but this lock was taken by another, HARDIRQ-safe "
@@ -421,8 +419,8 @@ void MarkUsage(Kernel& k, Task* t, const char* cls, const char* fn,
   const bool in_irq = t->in_interrupt();
   if (!in_irq && t->irqs_disabled > 0) return;
   if (in_irq && trylock) return;
-  const LockdepFinding f = KernelInternal::Lockdep(k).Usage(
-      cls, in_irq, [&k, fn, t] {
+  const LockdepFinding f =
+      KernelInternal::Lockdep(k).Usage(cls, in_irq, [&k, fn, t] {
         return WhereWithTrace(k, fn) + "\n(by " + t->Comm() + ")";
       });
   if (!f || !KernelInternal::LockdepOn(k)) return;

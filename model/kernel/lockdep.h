@@ -78,8 +78,7 @@ class LockdepGraph {
   // to a hardirq-unsafe class. Classes are interned (lockdep_class): an
   // edge already recorded is found by address, without building strings.
   // `where` (asked only for a new edge) says where the order was taken.
-  LockdepFinding Acquire(const std::vector<const char*>& held,
-                         const char* next,
+  LockdepFinding Acquire(const std::vector<const char*>& held, const char* next,
                          const std::function<std::string()>& where);
   size_t Edges() const;
   // Records that class `cls` was taken in hardirq context (`in_irq`) or

@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "model/kernel/kernel.h"
 #include "model/kernel/kcsan.h"
+#include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/lockdep.h"
 #include "model/kernel/preempt.h"

@@ -340,14 +340,18 @@ StatusOr<Decompressors> BuildDecompressors(const fs::path& root,
 // gcc's ThreadSanitizer calls, as the executable's KCSAN runtime names
 // them (model/kernel/kcsan_runtime.cc): __tsan_X -> __sl_kcsan_X.
 std::string TsanRenames() {
-  std::vector<std::string> names = {"init", "func_entry", "func_exit",
-                                    "vptr_update", "read_range",
-                                    "write_range", "atomic_thread_fence",
+  std::vector<std::string> names = {"init",
+                                    "func_entry",
+                                    "func_exit",
+                                    "vptr_update",
+                                    "read_range",
+                                    "write_range",
+                                    "atomic_thread_fence",
                                     "atomic_signal_fence"};
   for (const char* n : {"1", "2", "4", "8", "16"})
     for (const char* k :
-         {"read", "write", "unaligned_read", "unaligned_write",
-          "volatile_read", "volatile_write", "unaligned_volatile_read",
+         {"read", "write", "unaligned_read", "unaligned_write", "volatile_read",
+          "volatile_write", "unaligned_volatile_read",
           "unaligned_volatile_write"})
       names.push_back(std::string(k) + n);
   for (const char* b : {"8", "16", "32", "64"})
@@ -468,9 +472,9 @@ const std::vector<std::string>& KcsanCFlags() {
         f.push_back(k);
     // A KCSAN kernel's compilation (scripts/Makefile.kcsan): every access
     // and atomic calls the runtime, volatile ones (READ_ONCE) apart.
-    f.insert(f.end(), {"-fsanitize=thread",
-                       "--param=tsan-distinguish-volatile=1",
-                       "-DSQUASHLAB_KCSAN=1"});
+    f.insert(f.end(),
+             {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1",
+              "-DSQUASHLAB_KCSAN=1"});
     return f;
   }();
   return kFlags;
@@ -483,8 +487,8 @@ std::string HeaderLayerDir() {
   return "";
 }
 
-StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
-                                     std::ostream* log, bool kcsan) {
+StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log,
+                                     bool kcsan) {
   SourceTree tree;
   fs::path d = fs::absolute(dir).lexically_normal();
   if (d.filename().empty()) d = d.parent_path();  // a trailing slash

@@ -89,8 +89,8 @@ TEST(Kcsan, PlainReadOfAConcurrentWriteRaces) {
 TEST(Kcsan, NoKcsanNoReport) {
   EXPECT_SILENT(testing::RunTask([] {
     Shared* s = NewShared();
-    Kernel::Current().Spawn(TaskSpec{"other", TaskContext::kProcess, 1, 0, 0,
-                                     [s] { Read(s); }});
+    Kernel::Current().Spawn(
+        TaskSpec{"other", TaskContext::kProcess, 1, 0, 0, [s] { Read(s); }});
     Write(s);
   }));
 }
@@ -178,9 +178,8 @@ TEST(Kcsan, RelaxedAtomicsOrderNothing) {
 }
 
 TEST(Kcsan, MarkedAccessesNeverRace) {
-  EXPECT_SILENT(Race(Write, [](Shared* s) {
-    __sl_kcsan_volatile_read4(&s->data[0]);
-  }));
+  EXPECT_SILENT(
+      Race(Write, [](Shared* s) { __sl_kcsan_volatile_read4(&s->data[0]); }));
   EXPECT_SILENT(Race(Write, [](Shared* s) {
     sl_kcsan_disable_current();  // data_race()
     Read(s);
@@ -197,10 +196,9 @@ TEST(Kcsan, AlignedPlainWritesCountAsMarked) {
 }
 
 TEST(Kcsan, DisjointBytesOfOneWordDoNotRace) {
-  EXPECT_SILENT(Race([](Shared* s) { Read(s); },
-                     [](Shared* s) {
-                       __sl_kcsan_unaligned_write4(&s->data[1]);
-                     }));
+  EXPECT_SILENT(
+      Race([](Shared* s) { Read(s); },
+           [](Shared* s) { __sl_kcsan_unaligned_write4(&s->data[1]); }));
 }
 
 }  // namespace

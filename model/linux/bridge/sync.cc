@@ -6,8 +6,8 @@
 #include <atomic>
 #include <cstring>
 
-#include "model/kernel/kernel.h"
 #include "model/kernel/kcsan.h"
+#include "model/kernel/kernel.h"
 #include "model/kernel/lockdep.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/preempt.h"
@@ -76,9 +76,9 @@ T* LockHandle(const void* c_lock, void* obj, const char* fn) {
 using squashlab::Kernel;
 using squashlab::linux_bridge::CWaitQueue;
 using squashlab::linux_bridge::Handle;
+using squashlab::linux_bridge::kPercpuStride;
 using squashlab::linux_bridge::LockHandle;
 using squashlab::linux_bridge::SiteFile;
-using squashlab::linux_bridge::kPercpuStride;
 
 extern "C" {
 
@@ -97,9 +97,7 @@ void mutex_lock_nested(::mutex* m, unsigned int subclass) {
 int mutex_trylock(::mutex* m) {
   return squashlab::mutex_trylock(M(m, "mutex_trylock"));
 }
-void mutex_unlock(::mutex* m) {
-  squashlab::mutex_unlock(M(m, "mutex_unlock"));
-}
+void mutex_unlock(::mutex* m) { squashlab::mutex_unlock(M(m, "mutex_unlock")); }
 int mutex_is_locked(::mutex* m) {
   return squashlab::mutex_is_locked(M(m, "mutex_is_locked"));
 }

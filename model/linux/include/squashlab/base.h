@@ -42,14 +42,14 @@
  * kernel they are not checked (include/linux/compiler.h). */
 void sl_kcsan_disable_current(void);
 void sl_kcsan_enable_current(void);
-#define data_race(expr)                       \
-  ({                                          \
-    __auto_type __v = ({                      \
-      sl_kcsan_disable_current();             \
-      expr;                                   \
-    });                                       \
-    sl_kcsan_enable_current();                \
-    __v;                                      \
+#define data_race(expr)           \
+  ({                              \
+    __auto_type __v = ({          \
+      sl_kcsan_disable_current(); \
+      expr;                       \
+    });                           \
+    sl_kcsan_enable_current();    \
+    __v;                          \
   })
 #define barrier() __asm__ __volatile__("" ::: "memory")
 #define smp_mb() __sync_synchronize()

@@ -16,11 +16,11 @@
  * lock defined by DEFINE_MUTEX or DEFINE_SPINLOCK is of the class of its
  * definition, named by it: its handle points (tagged by its low bit) at
  * that key, and each run makes its model object on first use. */
-#define SL_STATIC_LOCK(name)                                             \
-  {                                                                      \
+#define SL_STATIC_LOCK(name)                                            \
+  {                                                                     \
     (void *)((const char *)&(const struct sl_lock_key){#name, __FILE__, \
-                                                       __LINE__} +       \
-             1)                                                          \
+                                                       __LINE__} +      \
+             1)                                                         \
   }
 void sl_mutex_init(struct mutex *m, const char *name, const char *file,
                    int line);
