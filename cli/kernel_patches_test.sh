@@ -110,7 +110,8 @@ done
 # Nothing else.
 d=$(tree pristine-kcsan)
 out=$("$bin" verify --source "$d" --detector kcsan --decomp single \
-  --decomp multi --strategy pct --budget 300 --kernel debug 2>&1 || true)
+  --decomp multi --strategy pct --budget 300 --minimise-budget 100 \
+  --kernel debug 2>&1 || true)
 classes=$(sed -n '/^failure classes/,/^details:/p' <<<"$out" |
   grep -E '^  \[[A-Z]+\] ' || true)
 if [ "$(wc -l <<<"$classes")" -eq 1 ] &&
