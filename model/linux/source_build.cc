@@ -484,7 +484,7 @@ const std::vector<std::string>& KcsanCFlags() {
     std::vector<std::string> f;
     for (const std::string& k : KernelCFlags())
       if (k.rfind("-fsanitize=kernel-address", 0) != 0 &&
-          k.rfind("--param=asan-", 0) != 0)
+          k.rfind("--param=asan-", 0) != 0 && k.rfind("-fasan-", 0) != 0)
         f.push_back(k);
     // A KCSAN kernel's compilation (scripts/Makefile.kcsan): every access
     // and atomic calls the runtime, volatile ones (READ_ONCE) apart.
