@@ -98,8 +98,8 @@ void AddBoundOptions(CLI::App* c, VerifyOptions* opt) {
 
 void AddDetectorOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_option("--detector", opt->detector,
-                "kcsan: also the data-race detector (KCSAN's reports), on a "
-                "KCSAN build of the --source tree")
+                "kcsan: also the data-race detector (KCSAN's reports) on "
+                "the debug kernel, on a KCSAN build of the --source tree")
       ->type_name("D")
       ->check(CLI::IsMember({"kcsan"}));
   c->add_flag("--watchpoints", opt->watchpoints,

@@ -198,7 +198,8 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
 }
 
 // The kernel field's parts, in their order: prod, kcsan, watch (with
-// kcsan), lint; each at most once.
+// kcsan), lint; each at most once; kcsan never with prod (its shadow
+// assumes the debug heap, which does not reuse freed memory in a run).
 struct KernelFlags {
   bool ok = true, prod = false, kcsan = false, watch = false, lint = false;
 };
@@ -217,7 +218,7 @@ KernelFlags ParseKernelFlags(const std::string& kernel) {
     *flag[next++] = true;
     pos = end + 1;
   }
-  if (f.watch && !f.kcsan) f.ok = false;
+  if ((f.watch && !f.kcsan) || (f.kcsan && f.prod)) f.ok = false;
   return f;
 }
 

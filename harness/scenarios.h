@@ -34,7 +34,7 @@ struct ScenarioSpec {
   // one (KernelConfig::debug off), where freed objects are reused and the
   // consequences of a use-after-free play out as on the seed's kernel.
   // "lint" / "prod+lint": the same with lint findings reported
-  // (KernelConfig::lint). "kcsan" (after "prod", before "lint"): the
+  // (KernelConfig::lint). "kcsan" (a debug kernel's, before "lint"): the
   // data-race detector too, on a KCSAN build of the code under test;
   // "kcsan+watch": with its watchpoints as scheduling points.
   std::string kernel;

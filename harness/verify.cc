@@ -267,9 +267,12 @@ std::vector<std::string> KernelsOf(const VerifyOptions& opt) {
 }
 
 // A scenario's kernel field (ScenarioSpec::kernel): "prod", "kcsan",
-// "watch", "lint" joined by '+' ("" a plain debug kernel).
+// "watch", "lint" joined by '+' ("" a plain debug kernel). KCSAN runs on
+// the debug kernel only: its heap never hands a freed object's memory to
+// another within a run, so a location's history is one object's.
 std::string KernelFlavour(const VerifyOptions& opt, bool prod) {
   std::string kf = prod ? "prod" : "";
+  if (prod) return opt.lint ? "prod+lint" : kf;
   auto add = [&kf](const char* part) {
     kf += kf.empty() ? part : std::string("+") + part;
   };
