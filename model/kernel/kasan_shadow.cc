@@ -75,10 +75,14 @@ bool KasanAddressOfShadow(uintptr_t s, uintptr_t* a) {
   return true;
 }
 
-bool KasanShadowLoad(const FaultOperand& op, uintptr_t* a) {
+bool KasanShadowLoad(const FaultOperand& op, bool general_protection,
+                     uintptr_t* a) {
   const bool from_offset = (op.has_base && op.base == kKasanShadowOffset) ||
                            (op.has_index && op.index == kKasanShadowOffset);
-  return from_offset && KasanAddressOfShadow(op.address, a);
+  const bool non_canonical = op.address >= (uintptr_t{1} << 47) &&
+                             op.address < ~((uintptr_t{1} << 47) - 1);
+  if (!from_offset && !(general_protection && non_canonical)) return false;
+  return KasanAddressOfShadow(op.address, a);
 }
 
 }  // namespace squashlab

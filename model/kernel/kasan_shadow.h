@@ -29,10 +29,12 @@
 
 namespace squashlab {
 
-// The shadow byte of address a is at kKasanShadowOffset + (a >> 3).
-// 2^44: above a process's low mappings (a PIE binary and its heap sit near
-// 2^46.4, mmap's top-down area near 2^47) and below the shadow's own end.
-inline constexpr uintptr_t kKasanShadowOffset = uintptr_t{1} << 44;
+// The shadow byte of address a is at kKasanShadowOffset + (a >> 3)
+// (tools/build/copts.bzl KASAN_SHADOW_OFFSET): 15 TiB, above a process's
+// low mappings (a PIE binary and its heap sit near 2^46.4, mmap's
+// top-down area near 2^47) with room for the shadow below them, and not a
+// power of two (clang would OR it in, which past 2^47 loses the address).
+inline constexpr uintptr_t kKasanShadowOffset = uintptr_t{0xf} << 40;
 // The reservation: the shadow of every canonical user address.
 inline constexpr uintptr_t kKasanShadowBytes = uintptr_t{1} << 44;
 
@@ -55,11 +57,17 @@ inline int8_t* KasanShadowOf(uintptr_t a) {
 // reservation (an address at or above 2^47: non-canonical or kernel-half),
 // and if so that address's granule in *a.
 bool KasanAddressOfShadow(uintptr_t s, uintptr_t* a);
-// Whether the faulting read `op` is an inline check's shadow load (its
-// operand formed from a register holding the shadow offset, as the
-// compilers emit it: the offset does not fit a displacement) for an
-// address past the reservation, and if so that address's granule in *a.
-bool KasanShadowLoad(const FaultOperand& op, uintptr_t* a);
+// Whether the faulting read `op` is an inline check's shadow load for an
+// address past the reservation, and if so that address's granule in *a:
+// its operand formed from a register holding the shadow offset (gcc keeps
+// the offset in a register of its own: it does not fit a displacement),
+// or a general protection fault (`general_protection`) on a shadow address
+// that is itself non-canonical (clang adds the offset in first). A load
+// whose shadow address is canonical but unmapped (an address in [2^47,
+// 2^50)) and not formed as gcc forms it stays a paging request at the
+// shadow address.
+bool KasanShadowLoad(const FaultOperand& op, bool general_protection,
+                     uintptr_t* a);
 
 }  // namespace squashlab
 

@@ -305,7 +305,8 @@ void Kernel::HostFault(const TaskFault& f) {
   // non-canonical or kernel-half pointer): the access the check stood
   // for is what faults, as with an outlined check (CheckPtr).
   uintptr_t wild = 0;
-  if (f.operand_known && KasanShadowLoad(f.operand, &wild))
+  if (f.operand_known &&
+      KasanShadowLoad(f.operand, f.general_protection(), &wild))
     BadPointer(wild, fn.empty() ? "(unknown)" : fn.c_str());
   std::string ip =
       "IP: [<" + Hex16(f.pc) + ">] " + (fn.empty() ? "(null)" : fn);

@@ -60,7 +60,9 @@ KASAN_COPTS = select({
 # kKasanShadowOffset). A call per access, as the ports make, costs the
 # kernel's own decompressors about twice the time. Under a userspace
 # sanitizer, whose shadow owns that range, they keep the outlined calls.
-KASAN_SHADOW_OFFSET = "0x100000000000"
+# Not a power of two: clang would form the shadow address with an OR,
+# which past 2^47 no longer names the address it stands for.
+KASAN_SHADOW_OFFSET = "0xf0000000000"
 
 _KASAN_INLINE_GCC = [
     "-fsanitize=kernel-address",

@@ -53,18 +53,28 @@ TEST_F(InlineKasan, ShadowCoversTheUserHalfAndPoisonsTheZeroPage) {
   ASSERT_TRUE(KasanAddressOfShadow(
       kKasanShadowOffset + (kPoisonFreePtr >> 3), &a));
   EXPECT_EQ(a, kPoisonFreePtr & ~uintptr_t{7});
-  // Only a load formed from the offset is a shadow load: a plain access
-  // to an address above 2^45 is not one.
-  FaultOperand shadow_load;
-  shadow_load.has_base = shadow_load.has_index = true;
-  shadow_load.base = kPoisonFreePtr >> 3;
-  shadow_load.index = kKasanShadowOffset;
-  shadow_load.address = shadow_load.base + shadow_load.index;
-  EXPECT_TRUE(KasanShadowLoad(shadow_load, &a));
+  // A shadow load as gcc forms it (the offset in a register of its own),
+  // as clang does (one register, a general protection fault), and a plain
+  // access to an address of the user half, which is neither.
+  FaultOperand gcc_load;
+  gcc_load.has_base = gcc_load.has_index = true;
+  gcc_load.base = kPoisonFreePtr >> 3;
+  gcc_load.index = kKasanShadowOffset;
+  gcc_load.address = gcc_load.base + gcc_load.index;
+  EXPECT_TRUE(KasanShadowLoad(gcc_load, true, &a));
+  EXPECT_EQ(a, kPoisonFreePtr & ~uintptr_t{7});
+  FaultOperand clang_load;
+  clang_load.has_base = true;
+  clang_load.base = clang_load.address =
+      kKasanShadowOffset + (kPoisonInusePtr >> 3);
+  EXPECT_TRUE(KasanShadowLoad(clang_load, true, &a));
+  EXPECT_EQ(a, kPoisonInusePtr & ~uintptr_t{7});
+  EXPECT_FALSE(KasanShadowLoad(clang_load, false, &a));
   FaultOperand plain;
   plain.has_base = true;
   plain.base = plain.address = 0x7f0012345000;
-  EXPECT_FALSE(KasanShadowLoad(plain, &a));
+  EXPECT_FALSE(KasanShadowLoad(plain, false, &a));
+  EXPECT_FALSE(KasanShadowLoad(plain, true, &a));
 }
 
 TEST_F(InlineKasan, UseAfterFreeOfASlabObject) {
