@@ -14,8 +14,10 @@
 #include "cli/commands.h"
 #include "cli/exploration_options.h"
 #include "harness/linux_mount.h"
+#include "harness/scenarios.h"
 #include "harness/verify.h"
 #include "model/linux/source_build.h"
+#include "model/sched/replay_token.h"
 #include "model/sched/schedule_trace.h"
 
 namespace squashlab::cli {
@@ -28,7 +30,14 @@ struct ReproArgs {
 
 int RunRepro(const ReproArgs& args) {
   if (!args.source.empty()) {
-    auto tree = BuildSourceTree(args.source, &std::cerr);
+    // A token of a KCSAN kernel replays on the tree's KCSAN build.
+    auto token = ReplayToken::Parse(args.token);
+    auto spec = token.ok() ? ScenarioSpec::Parse(token->scenario)
+                           : StatusOr<ScenarioSpec>(token.status());
+    const bool kcsan =
+        spec.ok() &&
+        ("+" + spec->kernel + "+").find("+kcsan+") != std::string::npos;
+    auto tree = BuildSourceTree(args.source, &std::cerr, kcsan);
     if (!tree.ok())
       return UsageError(
           "repro", "--source " + args.source + ": " + tree.status().ToString());
