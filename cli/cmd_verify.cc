@@ -40,6 +40,7 @@ VerifyOptions DefaultVerifyOptions() {
 struct VerifyArgs {
   VerifyOptions opt = DefaultVerifyOptions();
   bool first_only = false;
+  bool all_classes = false;
   bool verbose = false;
   std::vector<std::string> expect;
   std::string json, out_dir;
@@ -182,6 +183,7 @@ int RunVerifyJob(VerifyArgs& args) {
   const std::vector<std::string> unmet = UnmetExpectations(*res, expected);
   VerifyReportOptions ro;
   ro.listings = args.verbose;
+  ro.all_classes = args.all_classes;
   ro.json = args.json;
   ro.out_dir = args.out_dir;
   std::cout << FormatVerifyReport(*res, ro)
@@ -233,6 +235,10 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
   c->add_flag("--first-only", args->first_only,
               "stop each cell at its first violation instead of collecting "
               "every class");
+  c->add_flag("--all-classes", args->all_classes,
+              "list every failure class, and per cell each with its kernel, "
+              "schedules to the first and replay token, besides their root "
+              "causes");
   c->add_option("--expect", args->expect,
                 "VARIANT=clean or VARIANT=fail (repeatable); variants not "
                 "named are expected "

@@ -245,6 +245,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
                         ? MinimiseByReplay(explorer, sc, f.failure,
                                            opt.minimise_budget, deadline)
                         : f.failure;
+      f.root = FindRootCause(explorer, sc, f.minimised);
     }
   }
   if (!cell.classes.empty()) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/root_cause.h"
 #include "harness/scenarios.h"
 #include "harness/verify_images.h"
 #include "model/sched/explorer.h"
@@ -66,6 +67,7 @@ struct ClassFinding {
   double seconds = 0;
   RunResult failure;
   RunResult minimised;
+  RootCause root;  // harness/root_cause.h
 };
 
 struct CellResult {
