@@ -24,8 +24,8 @@ RootCauseGroup* GroupOf(std::vector<RootCauseGroup>* groups,
 void AddClass(RootCauseGroup* g, const FoundClass& c) {
   for (size_t i = 0; i < g->classes.size(); i++) {
     if (ClassKey(g->classes[i]) != ClassKey(c)) continue;
-    if (c.minimised->steps < g->classes[i].minimised->steps)
-      g->classes[i] = c;  // the same class's shorter run, for its token
+    if (c.minimised_token.size() < g->classes[i].minimised_token.size())
+      g->classes[i] = c;  // the same class's shorter token
     return;
   }
   g->classes.push_back(c);
@@ -44,7 +44,8 @@ std::vector<RootCauseGroup> GroupByRootCause(const VerifyResult& r) {
     }
   for (RootCauseGroup& g : groups)
     for (size_t i = 0; i < g.classes.size(); i++)
-      if (g.classes[i].minimised->steps < g.classes[g.repro].minimised->steps)
+      if (g.classes[i].minimised_token.size() <
+          g.classes[g.repro].minimised_token.size())
         g.repro = i;
   std::stable_sort(groups.begin(), groups.end(),
                    [](const RootCauseGroup& a, const RootCauseGroup& b) {

@@ -20,7 +20,7 @@ struct RootCauseGroup {
   std::vector<FoundClass> classes;  // distinct by ClassKey, in order found
   std::vector<std::string> cells;   // "variant x decomp", in table order
   std::vector<const SeedOops*> seed_oopses;  // the seed reports explained
-  size_t repro = 0;  // the class whose minimised run is the shortest
+  size_t repro = 0;  // the class with the shortest minimised token
 };
 
 // The job's root causes, the ones explaining most classes first (ties in
