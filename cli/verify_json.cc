@@ -80,14 +80,11 @@ std::string VerifyJson(const VerifyResult& r, const VerifyOptions& opt,
   ordered_json root_causes = ordered_json::array();
   for (size_t i = 0; i < causes.size(); i++)
     root_causes.push_back(CauseJson(i + 1, causes[i]));
-  ordered_json j = {{"strategy", opt.strategy},
-                    {"faults", opt.faults},
-                    {"device", opt.device},
-                    {"seed", opt.seed},
-                    {"budget", opt.budget},
-                    {"seconds", r.seconds},
-                    {"cells", std::move(cells)},
-                    {"root_causes", std::move(root_causes)}};
+  ordered_json j = {
+      {"strategy", opt.strategy},  {"faults", opt.faults},
+      {"device", opt.device},      {"seed", opt.seed},
+      {"budget", opt.budget},      {"seconds", r.seconds},
+      {"cells", std::move(cells)}, {"root_causes", std::move(root_causes)}};
   return j.dump(2) + "\n";
 }
 

@@ -68,8 +68,7 @@ std::string FormatCause(size_t number, const RootCauseGroup& g,
   return out;
 }
 
-std::string FormatCauses(const std::vector<RootCauseGroup>& groups,
-                         bool all) {
+std::string FormatCauses(const std::vector<RootCauseGroup>& groups, bool all) {
   if (groups.empty()) return "";
   std::set<std::string> keys;  // a class may have several causes
   for (const RootCauseGroup& g : groups)
@@ -80,14 +79,15 @@ std::string FormatCauses(const std::vector<RootCauseGroup>& groups,
       Plural(classes, "failure class", "failure classes") +
       " (on each one's schedule, the freed object KASAN names or the first "
       "invalid access):\n";
-  const size_t shown = all ? groups.size() : std::min(groups.size(), kShownCauses);
+  const size_t shown =
+      all ? groups.size() : std::min(groups.size(), kShownCauses);
   for (size_t i = 0; i < shown; i++)
     out += FormatCause(i + 1, groups[i], all ? SIZE_MAX : kShownTitleLines);
   if (shown < groups.size())
-    out += "  and " +
-           Plural(groups.size() - shown, "other root cause",
-                  "other root causes") +
-           " (--all-classes)\n";
+    out +=
+        "  and " +
+        Plural(groups.size() - shown, "other root cause", "other root causes") +
+        " (--all-classes)\n";
   return out + "\n";
 }
 
@@ -148,10 +148,10 @@ std::string FormatClassRows(const CellResult& cell, const Labels& labels) {
     size_t j = i + 1;
     for (; j < classes.size() && classes[j].token == c.token; j++)
       names += "," + labels.at(ClassKey(classes[j]));
-    out += Printf("  %-9s %-5s %6ld sched %6.2f s  ",
-                  ("[" + names + "]").c_str(), c.kernel.c_str(),
-                  c.first_schedule, c.seconds_to_first) +
-           c.minimised_token + "\n";
+    out +=
+        Printf("  %-9s %-5s %6ld sched %6.2f s  ", ("[" + names + "]").c_str(),
+               c.kernel.c_str(), c.first_schedule, c.seconds_to_first) +
+        c.minimised_token + "\n";
     i = j;
   }
   return out;
@@ -166,7 +166,8 @@ std::string CellVerdict(const CellResult& cell,
   for (const FoundClass& c : classes)
     numbers.insert(GroupNumber(groups, c.root.key));
   std::string list;
-  for (size_t n : numbers) list += (list.empty() ? "" : ",") + std::to_string(n);
+  for (size_t n : numbers)
+    list += (list.empty() ? "" : ",") + std::to_string(n);
   return Plural(classes.size(), "class", "classes") + " from " +
          Plural(numbers.size(), "root cause", "root causes") + " [" + list +
          "]";

@@ -23,8 +23,8 @@ namespace squashlab::cli {
 struct VerifyReportOptions {
   bool listings = false;     // each class's minimised ftrace listing
   bool all_classes = false;  // every class and root cause, with tokens
-  std::string json;       // where the JSON went ("" if nowhere)
-  std::string out_dir;    // where the per-class files went
+  std::string json;          // where the JSON went ("" if nowhere)
+  std::string out_dir;       // where the per-class files went
 };
 
 // Everything but the summary: the causes (and classes), where the details

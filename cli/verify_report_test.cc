@@ -22,8 +22,8 @@ constexpr long kRunShLinesBeforeVerdict = 33;
 VerifyResult Flood(int causes, int titles_per_cause) {
   VerifyResult r;
   for (const char* v : {"a", "b", "c", "d", "e", "f"}) {
-    for (const char* d : {"single", "multi", "percpu", "percpu-locallock",
-                          "other"}) {
+    for (const char* d :
+         {"single", "multi", "percpu", "percpu-locallock", "other"}) {
       CellResult c;
       c.variant = v;
       c.decomp = d;
@@ -33,8 +33,8 @@ VerifyResult Flood(int causes, int titles_per_cause) {
         for (int t = 0; t < titles_per_cause; t++) {
           ClassFinding f;
           f.scenario = std::string(v) + "/" + d + "/rand";
-          f.failure.report.kind = t % 2 ? ReportKind::kNullDereference
-                                        : ReportKind::kUseAfterFree;
+          f.failure.report.kind =
+              t % 2 ? ReportKind::kNullDereference : ReportKind::kUseAfterFree;
           f.failure.report.title = "BUG: kind " + std::to_string(t % 5) +
                                    " in fn" + std::to_string(k * 100 + t);
           f.minimised = f.failure;
@@ -49,7 +49,9 @@ VerifyResult Flood(int causes, int titles_per_cause) {
   return r;
 }
 
-long Lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+long Lines(const std::string& s) {
+  return std::count(s.begin(), s.end(), '\n');
+}
 
 TEST(VerifyReport, TheDefaultVerdictFitsAScreenWhateverIsFound) {
   for (int causes : {1, 8, 40})
@@ -57,11 +59,14 @@ TEST(VerifyReport, TheDefaultVerdictFitsAScreenWhateverIsFound) {
       const VerifyResult r = Flood(causes, titles);
       Expectations e = AllClean({"a", "b", "c", "d", "e", "f"});
       e["c"] = true;
-      const std::string out = FormatVerifyReport(r, {}) +
-                              FormatVerifySummary(r, e, UnmetExpectations(r, e));
+      const std::string out =
+          FormatVerifyReport(r, {}) +
+          FormatVerifySummary(r, e, UnmetExpectations(r, e));
       EXPECT_LE(Lines(out) + kRunShLinesBeforeVerdict, 150)
-          << causes << " causes, " << titles << " titles:\n" << out;
-      EXPECT_NE(out.find("[1] an object allocated in alloc"), std::string::npos);
+          << causes << " causes, " << titles << " titles:\n"
+          << out;
+      EXPECT_NE(out.find("[1] an object allocated in alloc"),
+                std::string::npos);
     }
 }
 

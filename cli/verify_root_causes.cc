@@ -61,8 +61,8 @@ std::vector<std::string> MergedTitles(const std::vector<FoundClass>& classes) {
     const size_t in = c.title.rfind(" in ");
     const bool has_fn = in != std::string::npos && c.kind != "hung-task";
     const std::string prefix = has_fn ? c.title.substr(0, in) : c.title;
-    size_t i = std::find(prefixes.begin(), prefixes.end(), prefix) -
-               prefixes.begin();
+    size_t i =
+        std::find(prefixes.begin(), prefixes.end(), prefix) - prefixes.begin();
     if (i == prefixes.size()) {
       prefixes.push_back(prefix);
       functions.emplace_back();

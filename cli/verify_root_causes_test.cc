@@ -35,26 +35,27 @@ CellResult Cell(const std::string& decomp, std::vector<ClassFinding> found) {
 }
 
 const char kUaf[] = "BUG: KASAN: use-after-free in ";
-const char kNull[] = "BUG: unable to handle kernel NULL pointer dereference in ";
+const char kNull[] =
+    "BUG: unable to handle kernel NULL pointer dereference in ";
 
 TEST(VerifyRootCauses, GroupsClassesOfOneCauseAcrossCells) {
   VerifyResult r;
   r.cells.push_back(
-      Cell("single", {Finding(ReportKind::kUseAfterFree,
-                              std::string(kUaf) + "a", "freed|x|y", 50),
-                      Finding(ReportKind::kNullDereference,
-                              std::string(kNull) + "zlib_uncompress",
-                              "freed|x|y", 40),
-                      Finding(ReportKind::kHungTask,
-                              "INFO: task dd blocked for more than 120 "
-                              "seconds.",
-                              "first|hung-task", 10)}));
-  r.cells.push_back(Cell(
-      "multi",
-      {Finding(ReportKind::kUseAfterFree, std::string(kUaf) + "b", "freed|x|y",
-               30),
-       Finding(ReportKind::kNullDereference,
-               std::string(kNull) + "zlib_uncompress", "freed|p|q", 20)}));
+      Cell("single",
+           {Finding(ReportKind::kUseAfterFree, std::string(kUaf) + "a",
+                    "freed|x|y", 50),
+            Finding(ReportKind::kNullDereference,
+                    std::string(kNull) + "zlib_uncompress", "freed|x|y", 40),
+            Finding(ReportKind::kHungTask,
+                    "INFO: task dd blocked for more than 120 "
+                    "seconds.",
+                    "first|hung-task", 10)}));
+  r.cells.push_back(
+      Cell("multi",
+           {Finding(ReportKind::kUseAfterFree, std::string(kUaf) + "b",
+                    "freed|x|y", 30),
+            Finding(ReportKind::kNullDereference,
+                    std::string(kNull) + "zlib_uncompress", "freed|p|q", 20)}));
   const std::vector<RootCauseGroup> g = GroupByRootCause(r);
   ASSERT_EQ(g.size(), 3u);
   // The widest first: three classes of the object of sites x, y.

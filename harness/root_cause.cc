@@ -32,8 +32,8 @@ bool NamesFreedObject(const Report& r) {
 
 std::string RootCause::Describe() const {
   if (free_site.empty()) return first_title;
-  return "an object allocated in " + alloc_site + " and freed in " +
-         free_site + ", then used";
+  return "an object allocated in " + alloc_site + " and freed in " + free_site +
+         ", then used";
 }
 
 RootCause RootCauseOf(const Report& first) {

@@ -66,10 +66,10 @@ TEST(RootCause, ProductionClassesOfTheAsyncPatchTraceBackToAFreedObject) {
   opt.strategy = "random";
   opt.all_classes = true;
   opt.minimise_budget = 20;
-  CellResult c = ExploreScenarios(
-      Scenarios("async-2013", "single", {"rand", "dd2"}, "", nullptr, "",
-                "prod"),
-      opt, 0);
+  CellResult c =
+      ExploreScenarios(Scenarios("async-2013", "single", {"rand", "dd2"}, "",
+                                 nullptr, "", "prod"),
+                       opt, 0);
   ASSERT_FALSE(c.classes.empty());
   std::map<std::string, std::set<std::string>> titles_by_cause;
   int replayed_to_object = 0;
