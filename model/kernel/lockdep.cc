@@ -60,13 +60,6 @@ std::string LockdepGraph::Usage(const char* cls, bool in_irq,
                 : "{IN-HARDIRQ-W} -> {HARDIRQ-ON-W}";
 }
 
-size_t LockdepGraph::Edges() const {
-  std::lock_guard<std::mutex> l(mu_);
-  size_t n = 0;
-  for (const auto& [c, next] : after_) n += next.size();
-  return n;
-}
-
 namespace {
 
 std::string CircularReport(const Task* t, const std::string& next,

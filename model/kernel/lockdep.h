@@ -33,7 +33,6 @@ class LockdepGraph {
   // already recorded is found by address, without building strings.
   std::vector<std::string> Acquire(const std::vector<const char*>& held,
                                    const char* next);
-  size_t Edges() const;
   // Records that class `cls` (interned) was taken in hardirq context
   // (`in_irq`) or with hardirqs enabled (outside one); `where` says where,
   // asked only for a class's first usage of that kind. The first time a
