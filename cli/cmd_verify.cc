@@ -21,9 +21,8 @@
 #include "cli/verify_json.h"
 #include "cli/verify_out_dir.h"
 #include "cli/verify_report.h"
-#include "harness/linux_mount.h"
+#include "harness/source_tree.h"
 #include "harness/verify.h"
-#include "model/linux/source_build.h"
 
 namespace squashlab::cli {
 namespace {
@@ -90,7 +89,7 @@ StatusOr<VerifyResult> RunSplitByExpectation(const VerifyOptions& opt,
 int BuildSource(VerifyArgs& args) {
   std::cerr << "squashlab verify: building " << args.source
             << " against the header layer\n";
-  auto tree = BuildSourceTree(args.source, &std::cerr);
+  auto tree = LoadSourceTree(args.source, &std::cerr);
   if (!tree.ok())
     return UsageError(
         "verify", "--source " + args.source + ": " + tree.status().ToString());
@@ -99,7 +98,6 @@ int BuildSource(VerifyArgs& args) {
             << (tree->by_mount ? "chosen at mount (threads=)"
                                : "one module each")
             << "\n";
-  RegisterSourceTree(*tree);
   if (args.opt.variants.empty()) args.opt.variants = {"linux-src"};
   if (args.opt.decomps.empty())
     args.opt.decomps = {"single", "multi", "percpu"};

@@ -122,6 +122,10 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
 // warning), as an ftrace-like listing.
 std::string FtraceUpToReport(const RunResult& r, const std::string& header);
 
+// Writes the run's schedule as Chrome trace JSON (it opens in Perfetto),
+// its report marked; false when the file cannot be written.
+bool WriteRunTrace(const std::string& path, const RunResult& r);
+
 // Replays a token over the image its scenario names among `images` (the
 // embedded image when none is given; a shape's, generated, by its label).
 StatusOr<RunResult> Repro(const std::string& token, const ImageChoice& images,
