@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "harness/image_model.h"
 #include "model/base/rng.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
@@ -16,7 +17,6 @@
 #include "model/kernel/slab.h"
 #include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
-#include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
 
 namespace squashlab {
