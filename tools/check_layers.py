@@ -34,7 +34,8 @@ LAYERS = [
     ("model/linux/", ["model/linux/", "model/kernel/", "model/base/", "reader/"]),
     ("hw_emul/", ["hw_emul/", "model/kernel/", "model/base/", "reader/"]),
     ("harness/", ["harness/", "model/", "hw_emul/", "reader/"]),
-    ("cli/", ["cli/", "harness/", "bench/", "model/", "hw_emul/", "reader/", "third_party/"]),
+    # The command line sees the harness, the benchmarks and the reader only.
+    ("cli/", ["cli/", "harness/", "bench/", "reader/", "third_party/"]),
     ("bench/", ["bench/", "harness/", "model/", "hw_emul/", "reader/", "third_party/"]),
     ("proptests/", ["proptests/", "harness/", "model/", "hw_emul/", "reader/", "testdata/"]),
     ("fuzz/", ["fuzz/", "harness/", "model/", "hw_emul/", "reader/", "cli/"]),
