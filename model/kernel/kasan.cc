@@ -75,11 +75,35 @@ inline void Check(uintptr_t a, size_t n, bool write, void* pc) {
     if (n != 0) ::squashlab::Check(a, n, true, SL_RET);  \
   }
 
+// An inline-instrumented module (kasan_shadow.h) calls these only when the
+// shadow byte says the access is bad; the slow path decides as for an
+// outlined check (a partial granule it may still find fine).
+#define SL_REPORT(n)                                    \
+  void __asan_report_load##n##_noabort(uintptr_t a) {  \
+    ::squashlab::Slow(a, n, false, SL_RET);             \
+  }                                                     \
+  void __asan_report_store##n##_noabort(uintptr_t a) { \
+    ::squashlab::Slow(a, n, true, SL_RET);              \
+  }
+
 extern "C" {
 
 SL_ALL(__sl_kasan_)
 #if SL_DEFINE_ASAN_NAMES
 SL_ALL(__asan_)
+#endif
+#if !defined(SL_USERSPACE_ASAN)
+SL_REPORT(1)
+SL_REPORT(2)
+SL_REPORT(4)
+SL_REPORT(8)
+SL_REPORT(16)
+void __asan_report_load_n_noabort(uintptr_t a, size_t n) {
+  if (n != 0) ::squashlab::Slow(a, n, false, SL_RET);
+}
+void __asan_report_store_n_noabort(uintptr_t a, size_t n) {
+  if (n != 0) ::squashlab::Slow(a, n, true, SL_RET);
+}
 #endif
 #if !defined(SL_USERSPACE_ASAN)
 // Unpoisons the stack before a noreturn call; the model poisons no stack.

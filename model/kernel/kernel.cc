@@ -14,6 +14,7 @@
 #include "model/kernel/call_trace.h"
 #include "model/kernel/check_call.h"
 #include "model/kernel/filemap.h"
+#include "model/kernel/kasan_shadow.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 #include "model/kernel/quiescence.h"
@@ -296,6 +297,13 @@ void Kernel::ReportHostFault(const TaskFault& f) {
 
 void Kernel::HostFault(const TaskFault& f) {
   std::string fn = FunctionAt(f.pc);
+  // An inline KASAN check's shadow load for an address past 2^47 (a
+  // non-canonical or kernel-half pointer): the access the check stood
+  // for is what faults, as with an outlined check (CheckPtr).
+  uintptr_t wild = 0;
+  if (f.operand_known &&
+      KasanShadowLoad(f.operand, f.general_protection(), &wild))
+    BadPointer(wild, fn.empty() ? "(unknown)" : fn.c_str());
   std::string ip =
       "IP: [<" + Hex16(f.pc) + ">] " + (fn.empty() ? "(null)" : fn);
   if (f.return_address != 0) {  // a call to a bad address: name the caller

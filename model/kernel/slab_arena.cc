@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "model/kernel/kasan_shadow.h"
+
 namespace squashlab {
 
 std::atomic<uintptr_t> SlabArena::base_{0};
@@ -150,10 +152,20 @@ void SlabArena::SetFailureHandler(SlabArenaFailureHandler handler) {
 
 void SlabArena::ReserveLocked() {
   const size_t bytes = ArenaBytes();
-  void* shadow = bytes < kMinBytes ? nullptr : Map(bytes / 8);
-  void* base = shadow == nullptr ? nullptr : Map(bytes);
+  void* base = bytes < kMinBytes ? nullptr : Map(bytes);
+  // The shadow: the arena's window of the inline KASAN shadow where the
+  // host grants that (kasan_shadow.h), else a range of its own.
+  void* shadow = nullptr;
+  if (base != nullptr) {
+    shadow = ReserveKasanShadow(nullptr)
+                 ? KasanShadowOf(reinterpret_cast<uintptr_t>(base))
+                 : Map(bytes / 8);
+    if (shadow == nullptr) {
+      munmap(base, bytes);
+      base = nullptr;
+    }
+  }
   if (base == nullptr) {
-    if (shadow != nullptr) munmap(shadow, bytes / 8);
     FailOnLimit(bytes < kMinBytes
                     ? std::string("no room left for the slab arena")
                     : "cannot reserve a slab arena of " + MiB(bytes));

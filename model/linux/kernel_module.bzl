@@ -3,7 +3,7 @@
 as C against the header layer into a shared object the explorer loads, with
 the lib/ decompressors of the same package linked into it."""
 
-load("//tools/build:copts.bzl", "KASAN_COPTS")
+load("//tools/build:copts.bzl", "KASAN_MODULE_COPTS")
 
 # The read path and everything it links against; xattr support is off
 # (CONFIG_SQUASHFS_XATTR=n), the file cache is FILE_DIRECT (Debian's).
@@ -113,7 +113,7 @@ def kernel_decompressors(name, repo):
         ],
         copts = KERNEL_COPTS + _include_copts(repo) +
                 ["-D" + c for c in DECOMPRESSOR_CONFIG] +
-                ["-DSQUASHLAB_KERNEL_LIB"] + KASAN_COPTS,
+                ["-DSQUASHLAB_KERNEL_LIB"] + KASAN_MODULE_COPTS,
         deps = [":kernel_headers"],
         linkstatic = True,
         alwayslink = True,
@@ -138,7 +138,7 @@ def kernel_module(name, repo, strategies, config = []):
         # A KASAN kernel's compilation: every load and store is checked
         # against the slab arena's shadow (copts.bzl, model/kernel/kasan.cc).
         copts = KERNEL_COPTS + _include_copts(repo) +
-                ["-D" + c for c in COMMON_CONFIG + config] + KASAN_COPTS,
+                ["-D" + c for c in COMMON_CONFIG + config] + KASAN_MODULE_COPTS,
         linkopts = ["-Wl,-Bsymbolic"],
         deps = [
             ":decompressors_" + repo.lstrip("@"),

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "model/kernel/call_trace.h"
+#include "model/kernel/kasan_shadow.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kmemleak.h"
 #include "model/linux/bridge/registry.h"
@@ -63,6 +64,11 @@ StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,
   std::lock_guard<std::mutex> l(mu);
   auto it = loaded.find(path);
   if (it != loaded.end()) return it->second.get();
+  // Its loads and stores read the inline KASAN shadow from the first
+  // instruction of its initialisers on (model/kernel/kasan_shadow.h).
+  std::string why;
+  if (KasanInlineBuild() && !ReserveKasanShadow(&why))
+    return Status::InvalidArgument("cannot run " + name + ": " + why);
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (h == nullptr)
     return Status::InvalidArgument(std::string("cannot load ") + path + ": " +

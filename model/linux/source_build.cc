@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "model/kernel/kasan_shadow.h"
+
 extern char** environ;
 
 namespace squashlab {
@@ -395,16 +397,30 @@ Status NamedUndefined(const Status& why) {
 }  // namespace
 
 const std::vector<std::string>& KernelCFlags() {
-  static const std::vector<std::string> kFlags = {
-      "-std=gnu11", "-fexceptions", "-fno-strict-aliasing",
-      "-fno-strict-overflow", "-fno-delete-null-pointer-checks", "-fno-common",
-      "-D__KERNEL__", "-Wall", "-Wno-pointer-sign", "-Wno-unused-function",
-      "-Wno-format", "-DKBUILD_MODNAME=\"squashfs\"",
-      // A KASAN kernel's compilation (tools/build/copts.bzl): every load
-      // and store calls the executable's checks (model/kernel/kasan.cc).
-      "-fsanitize=kernel-address",
-      "--param=asan-instrumentation-with-call-threshold=0",
-      "--param=asan-stack=0", "--param=asan-globals=0", "-DSQUASHLAB_KASAN=1"};
+  static const std::vector<std::string> kFlags = [] {
+    std::vector<std::string> f = {
+        "-std=gnu11", "-fexceptions", "-fno-strict-aliasing",
+        "-fno-strict-overflow", "-fno-delete-null-pointer-checks",
+        "-fno-common", "-D__KERNEL__", "-Wall", "-Wno-pointer-sign",
+        "-Wno-unused-function", "-Wno-format",
+        "-DKBUILD_MODNAME=\"squashfs\"",
+        // A KASAN kernel's compilation, as the built-in modules' (tools/
+        // build/copts.bzl KASAN_MODULE_COPTS): inline checks against the
+        // shadow at its fixed offset (model/kernel/kasan_shadow.h), or,
+        // under a userspace sanitizer, a call per load and store.
+        "-fsanitize=kernel-address", "--param=asan-stack=0",
+        "--param=asan-globals=0", "-DSQUASHLAB_KASAN=1"};
+    if (KasanInlineBuild()) {
+      char offset[40];
+      std::snprintf(offset, sizeof offset, "-fasan-shadow-offset=%#llx",
+                    static_cast<unsigned long long>(kKasanShadowOffset));
+      f.push_back("--param=asan-instrumentation-with-call-threshold=100000");
+      f.push_back(offset);
+    } else {
+      f.push_back("--param=asan-instrumentation-with-call-threshold=0");
+    }
+    return f;
+  }();
   return kFlags;
 }
 

@@ -165,6 +165,24 @@ void OnFault(int signo, siginfo_t* info, void* context) {
                 sp + sizeof(uintptr_t) <= task->hi
             ? StackWord(sp)
             : 0;
+    task->fault.operand_known = false;
+#if defined(__x86_64__)
+    if (addr != pc && (signo == SIGSEGV || signo == SIGBUS)) {
+      const greg_t* g = uc->uc_mcontext.gregs;
+      const uint64_t regs[16] = {
+          static_cast<uint64_t>(g[REG_RAX]), static_cast<uint64_t>(g[REG_RCX]),
+          static_cast<uint64_t>(g[REG_RDX]), static_cast<uint64_t>(g[REG_RBX]),
+          static_cast<uint64_t>(g[REG_RSP]), static_cast<uint64_t>(g[REG_RBP]),
+          static_cast<uint64_t>(g[REG_RSI]), static_cast<uint64_t>(g[REG_RDI]),
+          static_cast<uint64_t>(g[REG_R8]),  static_cast<uint64_t>(g[REG_R9]),
+          static_cast<uint64_t>(g[REG_R10]), static_cast<uint64_t>(g[REG_R11]),
+          static_cast<uint64_t>(g[REG_R12]), static_cast<uint64_t>(g[REG_R13]),
+          static_cast<uint64_t>(g[REG_R14]), static_cast<uint64_t>(g[REG_R15])};
+      task->fault.operand_known =
+          ByteLoadOperand(reinterpret_cast<const uint8_t*>(pc), regs,
+                          &task->fault.operand);
+    }
+#endif
     // The stack, unless the fault is the fetch of a bad call target (no
     // unwind information there; the return address names the caller).
     task->fault.trace_depth = 0;

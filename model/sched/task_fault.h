@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "model/sched/fault_operand.h"
+
 namespace squashlab {
 
 // What the CPU reported.
@@ -41,6 +43,11 @@ struct TaskFault {
   // the return address on top of the stack, which names the caller (0
   // otherwise).
   uintptr_t return_address = 0;
+  // The operand the faulting instruction meant to read, when it is a byte
+  // or word load or compare through memory (fault_operand.h): what a
+  // general protection fault does not report.
+  bool operand_known = false;
+  FaultOperand operand;
   // A general protection fault (SIGSEGV with si_code SI_KERNEL): a
   // non-canonical address, whose value the CPU does not report.
   bool general_protection() const;

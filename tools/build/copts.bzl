@@ -51,3 +51,47 @@ KASAN_COPTS = select({
     "//tools/build:cc_clang": _KASAN_CLANG,
     "//conditions:default": _KASAN_GCC,
 })
+
+# The real kernel's modules (model/linux): checked inline, as a kernel
+# built with CONFIG_KASAN_INLINE is (scripts/Makefile.kasan): each access
+# reads its shadow byte at a fixed offset in the instruction stream and
+# calls the runtime (kasan.cc's __asan_report_*) only on a bad one; the
+# shadow is model/kernel/kasan_shadow.h's (the offset below is its
+# kKasanShadowOffset). A call per access, as the ports make, costs the
+# kernel's own decompressors about twice the time. Under a userspace
+# sanitizer, whose shadow owns that range, they keep the outlined calls.
+# Not a power of two: clang would form the shadow address with an OR,
+# which past 2^47 no longer names the address it stands for.
+KASAN_SHADOW_OFFSET = "0xf0000000000"
+
+_KASAN_INLINE_GCC = [
+    "-fsanitize=kernel-address",
+    "--param=asan-instrumentation-with-call-threshold=100000",
+    "-fasan-shadow-offset=" + KASAN_SHADOW_OFFSET,
+    "--param=asan-stack=0",
+    "--param=asan-globals=0",
+    "-DSQUASHLAB_KASAN=1",
+]
+
+_KASAN_INLINE_CLANG = [
+    "-fsanitize=kernel-address",
+    "-mllvm",
+    "-asan-instrumentation-with-call-threshold=100000",
+    "-mllvm",
+    "-asan-mapping-offset=" + KASAN_SHADOW_OFFSET,
+    "-mllvm",
+    "-asan-stack=0",
+    "-mllvm",
+    "-asan-globals=0",
+    "-mllvm",
+    "-asan-memory-access-callback-prefix=__sl_kasan_",
+    "-DSQUASHLAB_KASAN=1",
+]
+
+KASAN_MODULE_COPTS = select({
+    "//tools/build:san_tsan": [],
+    "//tools/build:san_asan_clang": _NOT_USERSPACE + _KASAN_CLANG,
+    "//tools/build:san_asan": _NOT_USERSPACE + _KASAN_GCC,
+    "//tools/build:cc_clang": _KASAN_INLINE_CLANG,
+    "//conditions:default": _KASAN_INLINE_GCC,
+})
