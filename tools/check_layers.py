@@ -17,7 +17,8 @@ import re
 import sys
 
 SCHED_API = [
-    "model/sched/executor.h", "model/sched/run_hooks.h", "model/sched/run_spec.h",
+    "model/sched/executor.h", "model/sched/fault_operand.h", "model/sched/run_hooks.h",
+    "model/sched/run_spec.h",
     "model/sched/step_footprint.h", "model/sched/strategy.h", "model/sched/task.h",
     "model/sched/task_fault.h", "model/sched/wait_list.h",
 ]
