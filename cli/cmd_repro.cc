@@ -27,7 +27,9 @@ struct ReproArgs {
 
 int RunRepro(const ReproArgs& args) {
   if (!args.source.empty()) {
-    auto tree = squashlab::LoadSourceTree(args.source, &std::cerr);
+    // A token of a KCSAN kernel replays on the tree's KCSAN build.
+    auto tree = squashlab::LoadSourceTree(args.source, &std::cerr,
+                                          squashlab::TokenIsKcsan(args.token));
     if (!tree.ok())
       return UsageError(
           "repro", "--source " + args.source + ": " + tree.status().ToString());

@@ -89,7 +89,8 @@ StatusOr<VerifyResult> RunSplitByExpectation(const VerifyOptions& opt,
 int BuildSource(VerifyArgs& args) {
   std::cerr << "squashlab verify: building " << args.source
             << " against the header layer\n";
-  auto tree = LoadSourceTree(args.source, &std::cerr);
+  auto tree =
+      LoadSourceTree(args.source, &std::cerr, args.opt.detector == "kcsan");
   if (!tree.ok())
     return UsageError(
         "verify", "--source " + args.source + ": " + tree.status().ToString());
@@ -141,6 +142,11 @@ int RunVerifyJobs(const VerifyArgs& args) {
 }
 
 int RunVerifyJob(VerifyArgs& args) {
+  // KCSAN's instrumentation is compiled in: only a tree built here has it.
+  if (args.opt.detector == "kcsan" && args.source.empty())
+    return UsageError("verify", "--detector kcsan needs --source DIR");
+  if (args.opt.watchpoints && args.opt.detector != "kcsan")
+    return UsageError("verify", "--watchpoints needs --detector kcsan");
   if (!args.source.empty()) {
     int rc = BuildSource(args);
     if (rc >= 0) return rc;
@@ -205,6 +211,7 @@ void AddExplorationOptions(CLI::App* c, VerifyOptions* opt) {
       ->check(PositiveSeconds());
   AddPlanOptions(c, opt);
   AddBoundOptions(c, opt);
+  AddDetectorOptions(c, opt);
   AddArenaOption(c);
   c->add_flag_callback(
       "--no-minimise", [opt] { opt->minimise = false; },

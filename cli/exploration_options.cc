@@ -96,6 +96,18 @@ void AddBoundOptions(CLI::App* c, VerifyOptions* opt) {
               "counterpart, titled 'lint: ...'); they count in the verdict");
 }
 
+void AddDetectorOptions(CLI::App* c, VerifyOptions* opt) {
+  c->add_option("--detector", opt->detector,
+                "kcsan: also the data-race detector (KCSAN's reports) on "
+                "the debug kernel, on a KCSAN build of the --source tree")
+      ->type_name("D")
+      ->check(CLI::IsMember({"kcsan"}));
+  c->add_flag("--watchpoints", opt->watchpoints,
+              "with --detector kcsan: a plain access to an object another "
+              "task touched is a scheduling point (races driven, not only "
+              "seen)");
+}
+
 void AddArenaOption(CLI::App* c) {
   c->add_option_function<size_t>(
        "--arena-mb", [](size_t mib) { SetArenaSizeMiB(mib); },

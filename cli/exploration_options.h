@@ -20,6 +20,8 @@ namespace squashlab::cli {
 void AddCellOptions(CLI::App* c, VerifyOptions* opt);
 void AddPlanOptions(CLI::App* c, VerifyOptions* opt);   // faults, device, seed
 void AddBoundOptions(CLI::App* c, VerifyOptions* opt);  // bound, --no-por
+// --detector kcsan, --watchpoints (verify --source: a KCSAN build).
+void AddDetectorOptions(CLI::App* c, VerifyOptions* opt);
 // --arena-mb; once c is parsed, an arena that cannot be reserved or fills
 // up ends the process with one line and the usage exit status.
 void AddArenaOption(CLI::App* c);

@@ -29,6 +29,11 @@ expect_exit 0 --variant sync-3.13 --variant async-2013 --decomp single --budget 
 expect_exit 1 --variant async-2013 --decomp single --budget 60 --first-only
 expect_exit 2 --variant async-2013 --expect async-2013
 expect_exit 2 --budget 1 --strategy nosuch
+# The data-race detector needs a tree built here (--source), its
+# watchpoints the detector.
+expect_exit 2 --variant linux-6.12 --decomp single --budget 1 --detector kcsan
+expect_exit 2 --variant sync-3.13 --decomp single --budget 1 --watchpoints
+expect_exit 2 --budget 1 --detector nosuch
 
 # The bitflip plan only on images whose codec checks what it decodes: a flip
 # in a zstd block is wrong bytes the kernel returns too (a usage error, with

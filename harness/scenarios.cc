@@ -197,6 +197,31 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
   }
 }
 
+// The kernel field's parts, in their order: prod, kcsan, watch (with
+// kcsan), lint; each at most once; kcsan never with prod (its shadow
+// assumes the debug heap, which does not reuse freed memory in a run).
+struct KernelFlags {
+  bool ok = true, prod = false, kcsan = false, watch = false, lint = false;
+};
+KernelFlags ParseKernelFlags(const std::string& kernel) {
+  KernelFlags f;
+  if (kernel.empty()) return f;
+  const char* order[] = {"prod", "kcsan", "watch", "lint"};
+  bool* flag[] = {&f.prod, &f.kcsan, &f.watch, &f.lint};
+  size_t next = 0, pos = 0;
+  while (pos <= kernel.size()) {
+    size_t end = kernel.find('+', pos);
+    if (end == std::string::npos) end = kernel.size();
+    const std::string part = kernel.substr(pos, end - pos);
+    while (next < 4 && part != order[next]) next++;
+    if (next == 4) return KernelFlags{false};
+    *flag[next++] = true;
+    pos = end + 1;
+  }
+  if ((f.watch && !f.kcsan) || (f.kcsan && f.prod)) f.ok = false;
+  return f;
+}
+
 }  // namespace
 
 std::string ScenarioSpec::Name() const {
@@ -308,10 +333,11 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
                               spec.faults) != FaultPlans().end();
   if (!spec.faults.empty() && !named_plan && spec.device.empty())
     return Status::InvalidArgument("unknown fault plan " + spec.faults);
-  if (!spec.kernel.empty() && spec.kernel != "prod" && spec.kernel != "lint" &&
-      spec.kernel != "prod+lint")
+  const KernelFlags kflags = ParseKernelFlags(spec.kernel);
+  if (!kflags.ok)
     return Status::InvalidArgument(
-        "kernel: want prod, lint or prod+lint (or nothing, a debug kernel): " +
+        "kernel: want prod, kcsan, kcsan+watch, lint, or them joined by '+' "
+        "in that order (or nothing, a debug kernel): " +
         spec.kernel);
   if (spec.name_has_separator())
     return Status::InvalidArgument(
@@ -338,10 +364,11 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   sc.config.ncpus = 2;
   sc.config.preempt_rt = spec.decomp == "percpu-locallock";
   sc.config.max_steps = 200000;
-  sc.config.debug = spec.kernel.rfind("prod", 0) != 0;
+  sc.config.debug = !kflags.prod;
   // Lint findings (no kernel counterpart) become reports only when asked.
-  sc.config.lint = spec.kernel.size() >= 4 &&
-                   spec.kernel.compare(spec.kernel.size() - 4, 4, "lint") == 0;
+  sc.config.lint = kflags.lint;
+  sc.config.kcsan = kflags.kcsan;
+  sc.config.kcsan_watch = kflags.watch;
   sc.config.mm_era = real ? LinuxMmEra(spec.variant) : rp->mm;
   // The RAM disk's completion copies the medium into the bio's pages and
   // nothing else (a fault plan decides each bio by its id alone).

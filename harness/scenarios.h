@@ -34,7 +34,9 @@ struct ScenarioSpec {
   // one (KernelConfig::debug off), where freed objects are reused and the
   // consequences of a use-after-free play out as on the seed's kernel.
   // "lint" / "prod+lint": the same with lint findings reported
-  // (KernelConfig::lint).
+  // (KernelConfig::lint). "kcsan" (a debug kernel's, before "lint"): the
+  // data-race detector too, on a KCSAN build of the code under test;
+  // "kcsan+watch": with its watchpoints as scheduling points.
   std::string kernel;
   // Which of the job's images the scenario reads, when it has several
   // (VerifyImage::label): "" for the one image of a single-image job.

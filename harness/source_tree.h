@@ -21,9 +21,15 @@ struct LoadedSourceTree {
 
 // DIR is a fs/squashfs directory or a kernel tree's root. The compiler's
 // output goes to `log` as it printed it; a failed build returns an error
-// naming what the header layer lacks when that is the cause.
+// naming what the header layer lacks when that is the cause. `kcsan`:
+// built as a KCSAN kernel is (model/linux/source_build.h).
 StatusOr<LoadedSourceTree> LoadSourceTree(const std::string& dir,
-                                          std::ostream* log);
+                                          std::ostream* log,
+                                          bool kcsan = false);
+
+// Whether a replay token's scenario runs a KCSAN kernel (its tree must be
+// loaded with kcsan to replay it); false for a token that does not parse.
+bool TokenIsKcsan(const std::string& token);
 
 }  // namespace squashlab
 

@@ -268,6 +268,22 @@ std::vector<std::string> KernelsOf(const VerifyOptions& opt) {
                          : std::vector<std::string>{"debug"};
 }
 
+// A scenario's kernel field (ScenarioSpec::kernel): "prod", "kcsan",
+// "watch", "lint" joined by '+' ("" a plain debug kernel). KCSAN runs on
+// the debug kernel only: its heap never hands a freed object's memory to
+// another within a run, so a location's history is one object's.
+std::string KernelFlavour(const VerifyOptions& opt, bool prod) {
+  std::string kf = prod ? "prod" : "";
+  if (prod) return opt.lint ? "prod+lint" : kf;
+  auto add = [&kf](const char* part) {
+    kf += kf.empty() ? part : std::string("+") + part;
+  };
+  if (opt.detector == "kcsan") add("kcsan");
+  if (opt.detector == "kcsan" && opt.watchpoints) add("watch");
+  if (opt.lint) add("lint");
+  return kf;
+}
+
 StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
   auto images = ResolveImages(opt.images);
   if (!images.ok()) return images.status();
@@ -305,17 +321,16 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
       for (const VerifyImage& img : images.value()) {
         for (const auto& kernel : kernels) {
           for (const auto& w : WorkloadsOf(opt)) {
-            std::string kf = kernel == "prod" ? "prod" : "";
-            if (opt.lint) kf += kf.empty() ? "lint" : "+lint";
-            Status st =
-                add({v, d, w, opt.faults, opt.device, kf, img.label}, img);
+            Status st = add({v, d, w, opt.faults, opt.device,
+                             KernelFlavour(opt, kernel == "prod"), img.label},
+                            img);
             if (!st.ok()) return st;
           }
         }
         for (const auto& w : opt.eio_workloads) {
-          Status st = add(
-              {v, d, w, "eio", opt.device, opt.lint ? "lint" : "", img.label},
-              img);
+          Status st = add({v, d, w, "eio", opt.device,
+                           KernelFlavour(opt, false), img.label},
+                          img);
           if (!st.ok()) return st;
         }
       }

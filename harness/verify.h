@@ -57,6 +57,11 @@ struct VerifyOptions {
   // Lint findings (checks with no kernel counterpart, titled "lint: ...")
   // count as classes too; off, they are never reported.
   bool lint = false;
+  // "kcsan": the data-race detector too (a KCSAN build of the --source
+  // tree, KernelConfig::kcsan); with `watchpoints`, a plain access to an
+  // object another task touched is a scheduling point.
+  std::string detector;
+  bool watchpoints = false;
 };
 
 // The first failure of one report class (kind and title) in a cell;

@@ -277,6 +277,34 @@ TEST(Verify, ScenarioNamesRoundTripWithDevices) {
                    .ok());
 }
 
+// The kernel field: its parts in order, KCSAN's on a debug kernel only,
+// watchpoints only with KCSAN; each sets its config.
+TEST(Verify, KernelFlavours) {
+  for (const char* k : {"", "prod", "lint", "prod+lint", "kcsan", "kcsan+watch",
+                        "kcsan+watch+lint"}) {
+    ScenarioSpec s{"sync-3.13", "single", "dd", "", "", k, ""};
+    auto p = ScenarioSpec::Parse(s.Name());
+    ASSERT_TRUE(p.ok()) << s.Name();
+    auto sc = MakeScenario(p.value(), Image());
+    ASSERT_TRUE(sc.ok()) << s.Name() << ": " << sc.status().ToString();
+    const std::string kernel = k;
+    EXPECT_EQ(sc.value().config.kcsan, kernel.rfind("kcsan", 0) == 0) << k;
+    EXPECT_EQ(sc.value().config.kcsan_watch,
+              kernel.find("watch") != std::string::npos)
+        << k;
+    EXPECT_EQ(sc.value().config.debug, kernel.rfind("prod", 0) != 0) << k;
+    EXPECT_EQ(sc.value().config.lint, kernel.find("lint") != std::string::npos)
+        << k;
+  }
+  for (const char* k :
+       {"prod+kcsan", "watch", "lint+kcsan", "kcsan+kcsan", "kcsan+nosuch"})
+    EXPECT_FALSE(
+        MakeScenario(ScenarioSpec{"sync-3.13", "single", "dd", "", "", k, ""},
+                     Image())
+            .ok())
+        << k;
+}
+
 TEST(Verify, TokensReproduceTheirReport) {
   VerifyOptions opt;
   opt.budget = 200;

@@ -52,6 +52,8 @@ const char* ReportKindName(ReportKind kind) {
       return "out-of-bounds";
     case ReportKind::kCpuException:
       return "cpu-exception";
+    case ReportKind::kDataRace:
+      return "data-race";
   }
   return "unknown";
 }

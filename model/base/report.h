@@ -38,6 +38,7 @@ enum class ReportKind {
   kCpuException,  // "invalid opcode", "divide error", "stack guard page
                   // was hit": an oops of a CPU exception other than a
                   // page fault
+  kDataRace,      // "BUG: KCSAN: data-race in A / B"
 };
 
 const char* ReportKindName(ReportKind kind);

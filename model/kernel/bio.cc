@@ -4,6 +4,7 @@
 
 #include "model/kernel/completion.h"
 #include "model/kernel/filemap.h"
+#include "model/kernel/kcsan.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
@@ -76,6 +77,7 @@ void submit_bio(int rw, bio* b) {
     BioBug(Check::kSubmitBioTwice, b, "submit_bio", "bio submitted twice");
   b->bi_rw = rw;
   b->in_flight = true;
+  kcsan_release(b);  // the submitter's writes happen before the end_io
   b->bi_bdev->driver->submit(b);
 }
 
@@ -96,6 +98,7 @@ void bio_endio(bio* b, int error) {
     BioBug(Check::kBioEndioNotInFlight, b, "bio_endio",
            "completion of a bio not in flight");
   b->in_flight = false;
+  kcsan_acquire(b);
   if (error)
     b->bi_flags &= ~(1UL << BIO_UPTODATE);
   else

@@ -228,6 +228,24 @@ const Contract kContracts[] = {
      "a spinlock class taken in hardirq context and with hardirqs enabled "
      "elsewhere ({IN-HARDIRQ-W} -> {HARDIRQ-ON-W}), without the interrupt "
      "having to arrive while it is held"},
+    {C::kLockdepRecursive, "lockdep.recursive", kKernel, K::kLockdep, "lockdep",
+     "kernel/locking/lockdep.c", "check_deadlock", "3.13-6.12",
+     "a lock class taken while the task holds it, with no nesting "
+     "annotation (mutex_lock_nested, spin_lock_nested) telling them apart"},
+    {C::kLockdepIrqOrder, "lockdep.irq_safe_to_unsafe", kKernel, K::kLockdep,
+     "lockdep", "kernel/locking/lockdep.c", "check_irq_usage", "3.13-6.12",
+     "a new order from a class taken in hardirq context to one taken with "
+     "hardirqs enabled (print_bad_irq_dependency)"},
+    {C::kLockdepIrqInversion, "lockdep.irq_inversion", kKernel, K::kLockdep,
+     "lockdep", "kernel/locking/lockdep.c", "check_usage_forwards", "3.13-6.12",
+     "a class gains a hardirq usage that an order already recorded "
+     "contradicts (print_irq_inversion_bug)"},
+    {C::kKcsanDataRace, "kcsan.data_race", kKernel, K::kDataRace, "KCSAN",
+     "kernel/kcsan/report.c", "print_report", "5.8-6.12",
+     "two accesses of two tasks to one location, at least one a write and "
+     "one plain, with neither happening before the other (CONFIG_KCSAN: "
+     "marked accesses never race with each other; an aligned plain write "
+     "of at most a word counts as marked)"},
     {C::kSleepOutsideTask, "model.sleep_outside_task", kLint, K::kBadContext,
      "", "", "", "", "model misuse: a wait outside any task"},
     {C::kHungTask, "hung_task", kKernel, K::kHungTask, "hung task",

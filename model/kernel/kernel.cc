@@ -39,6 +39,8 @@ Kernel::Kernel(KernelConfig config, Executor* executor)
       waitq_mu_(executor->Concurrent()) {
   if (!config_.lockdep)  // a run of its own: a graph of its own
     config_.lockdep = std::make_shared<LockdepGraph>();
+  if (config_.kcsan)
+    kcsan_ = std::make_unique<Kcsan>(this, config_.kcsan_watch);
   exec_->Attach(this);
   SetTaskFaultReporter(&Kernel::ReportHostFault);
 }
@@ -230,6 +232,7 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
     // the wait list's lock before returning, as the kernel's waiter does,
     // so that the caller may free what holds wq.
     if (concurrent_) exec_->WaitEvent(wq, [] { return true; });
+    if (kcsan_) kcsan_->Acquire(&wq);
     return;
   }
   Task* t = exec_->Running();
@@ -242,6 +245,7 @@ void Kernel::Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
                              // first
   exec_->WaitEvent(wq, cond);
   t->blocked_in = "";
+  if (kcsan_) kcsan_->Acquire(&wq);  // after its waker's wake-up
 }
 
 void Kernel::NullDereference(uint64_t a, const std::string& fn,

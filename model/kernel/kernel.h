@@ -18,6 +18,7 @@
 
 #include "model/base/report.h"
 #include "model/kernel/contracts.h"
+#include "model/kernel/kcsan.h"
 #include "model/kernel/lockdep.h"
 #include "model/kernel/run_mutex.h"
 #include "model/kernel/slab.h"
@@ -67,6 +68,11 @@ struct KernelConfig {
   // every run of one campaign adds to the same graph; a run without one
   // has a graph of its own.
   std::shared_ptr<LockdepGraph> lockdep;
+  // The data-race detector (kcsan.h) over the code under test's
+  // instrumented accesses; with kcsan_watch, a plain access to an object
+  // another task touched is a scheduling point.
+  bool kcsan = false;
+  bool kcsan_watch = false;
 };
 
 // Where a work item is: queued (pending, not started) or running.
@@ -96,7 +102,12 @@ class Kernel : public RunHooks {
 
   const KernelConfig& config() const { return config_; }
   Task* current_task() { return exec_->Running(); }  // the kernel's `current`
-  Task* Spawn(TaskSpec spec) { return exec_->Spawn(std::move(spec)); }
+  Task* Spawn(TaskSpec spec) {
+    if (kcsan_) spec.body = kcsan_->Forked(std::move(spec.body));
+    return exec_->Spawn(std::move(spec));
+  }
+  // The data-race detector of a KCSAN kernel (KernelConfig::kcsan), or null.
+  Kcsan* kcsan() { return kcsan_.get(); }
   void Charge(CostKind kind, uint64_t units = 1) { exec_->Charge(kind, units); }
   // The run's clock (virtual in simulate mode), and time passing for the
   // current task: a device's service time, a timer's wait.
@@ -144,6 +155,8 @@ class Kernel : public RunHooks {
   void SetCallSite(std::function<std::string()> fn) {
     call_site_ = std::move(fn);
   }
+  // The code under test's current call site ("file.c:N fn"), or "".
+  std::string CallSite() const { return call_site_ ? call_site_() : ""; }
   // page_owner for real kernel code: where the code under test last took
   // page p (dump_page prints it), or "".
   void SetPageOwnerFn(std::function<std::string(const page*)> fn) {
@@ -176,10 +189,14 @@ class Kernel : public RunHooks {
   // (spin_lock's busy-wait) are exempt.
   void Sleep(wait_queue_head_t& wq, const std::function<bool()>& cond,
              const char* fn, uint64_t arg, bool spin = false);
-  void Wake(wait_queue_head_t& wq) { exec_->WakeUp(wq); }
+  void Wake(wait_queue_head_t& wq) {
+    if (kcsan_) kcsan_->Release(&wq);  // before what the woken do next
+    exec_->WakeUp(wq);
+  }
   // update(arg) and the wake-up as one step for wq's waiters (complete():
   // done++ under the wait queue's lock).
   void WakeAfter(wait_queue_head_t& wq, void (*update)(void*), void* arg) {
+    if (kcsan_) kcsan_->Release(&wq);
     exec_->WakeUpAfter(wq, update, arg);
   }
   // NULL / poison / freed-object checks on a pointer passed to `fn`.
@@ -324,6 +341,7 @@ class Kernel : public RunHooks {
   std::vector<std::function<void()>> at_quiescence_;
   std::function<std::string()> call_site_;
   std::function<std::string(const page*)> page_owner_;
+  std::unique_ptr<Kcsan> kcsan_;
 };
 
 // Makes `k` the current kernel of this thread for the scope's lifetime.

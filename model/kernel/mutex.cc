@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "model/kernel/kcsan.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/lockdep.h"
@@ -18,35 +19,32 @@ int Tid(Kernel& k) {
   return t ? t->id : -2;
 }
 
-// Interned "file:line" names: stable for the process, shared by runs.
-const char* ClassOf(const char* file, int line) {
-  static std::mutex mu;
-  static auto* names = new std::set<std::string>();
-  std::lock_guard<std::mutex> l(mu);
-  return names->insert(std::string(file) + ":" + std::to_string(line))
-      .first->c_str();
-}
 }  // namespace
 
-void mutex_init(mutex* m, const char* file, int line) {
+void mutex_init(mutex* m, const char* file, int line, const char* name) {
   m->owner.store(-1);
-  m->lock_class = ClassOf(file, line);
+  m->lock_class = lockdep_class(file, line, name, LockKind::kMutex);
   Kernel* k = Kernel::CurrentOrNull();
   m->id = k ? KernelInternal::NextObjectId(*k) : 0;
 }
 
-void mutex_lock(mutex* m) {
+void mutex_lock(mutex* m) { mutex_lock_nested(m, 0); }
+
+void mutex_lock_nested(mutex* m, unsigned subclass) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(m, "mutex_lock");
   k.MightSleep("mutex_lock");
   k.Point("mutex_lock", m->id);
-  lockdep_acquire(m->lock_class, "mutex_lock", false);
+  lockdep_acquire(lockdep_subclass(m->lock_class, subclass), "mutex_lock",
+                  false);
   int me = Tid(k);
   for (;;) {
     int expected = -1;
     if (m->owner.compare_exchange_strong(expected, me,
-                                         std::memory_order_acquire))
+                                         std::memory_order_acquire)) {
+      kcsan_acquire(m);
       return;
+    }
     k.Sleep(
         m->wait, [m] { return m->owner.load() == -1; }, "mutex_lock", m->id);
   }
@@ -60,6 +58,7 @@ int mutex_trylock(mutex* m) {
   if (!m->owner.compare_exchange_strong(expected, Tid(k),
                                         std::memory_order_acquire))
     return 0;
+  kcsan_acquire(m);
   lockdep_acquire(m->lock_class, "mutex_trylock", true);
   return 1;
 }
@@ -77,29 +76,35 @@ void mutex_unlock(mutex* m) {
                std::to_string(m->owner.load()) + ")");
   }
   lockdep_release(m->lock_class);
+  kcsan_release(m);
   m->owner.store(-1, std::memory_order_release);
   k.Wake(m->wait);
 }
 
 int mutex_is_locked(mutex* m) { return m->owner.load() != -1; }
 
-void spin_lock_init(spinlock_t* l, const char* file, int line) {
+void spin_lock_init(spinlock_t* l, const char* file, int line,
+                    const char* name) {
   l->owner.store(-1);
-  l->lock_class = ClassOf(file, line);
+  l->lock_class = lockdep_class(file, line, name, LockKind::kSpinlock);
 }
 
-void spin_lock(spinlock_t* l) {
+void spin_lock(spinlock_t* l) { spin_lock_nested(l, 0); }
+
+void spin_lock_nested(spinlock_t* l, unsigned subclass) {
   Kernel& k = Kernel::Current();
   k.CheckPtr(l, "spin_lock");
   preempt_disable();
-  lockdep_acquire(l->lock_class, "spin_lock", false);
-  lockdep_irq_usage(l->lock_class, "spin_lock");
+  lockdep_acquire(lockdep_subclass(l->lock_class, subclass), "spin_lock",
+                  false);
   int me = Tid(k);
   for (;;) {
     int expected = -1;
     if (l->owner.compare_exchange_strong(expected, me,
-                                         std::memory_order_acquire))
+                                         std::memory_order_acquire)) {
+      kcsan_acquire(l);
       return;
+    }
     k.Sleep(
         l->wait, [l] { return l->owner.load() == -1; }, "spin_lock", 0,
         /*spin=*/true);
@@ -114,6 +119,7 @@ void spin_unlock(spinlock_t* l) {
     k.Warn(Check::kSpinlockWrongOwner, "BUG: spinlock wrong owner on CPU",
            "BUG: spinlock wrong owner on CPU#0, " + std::to_string(Tid(k)));
   lockdep_release(l->lock_class);
+  kcsan_release(l);
   l->owner.store(-1, std::memory_order_release);
   k.Wake(l->wait);
   preempt_enable();

@@ -21,10 +21,14 @@ struct mutex {
   const char* lock_class = nullptr;
 };
 // The lock class is the call site, as the kernel's mutex_init macro's
-// static key.
+// static key; `name` is what lockdep calls it (the macro's argument, as
+// "&msblk->meta_index_mutex"; nullptr: the site).
 void mutex_init(mutex* m, const char* file = __builtin_FILE(),
-                int line = __builtin_LINE());
+                int line = __builtin_LINE(), const char* name = nullptr);
 void mutex_lock(mutex* m);
+// mutex_lock with lockdep's nesting annotation: subclass N > 0 is a class
+// of its own, so holding two locks of one class is not recursion.
+void mutex_lock_nested(mutex* m, unsigned subclass);
 int mutex_trylock(mutex* m);
 void mutex_unlock(mutex* m);
 int mutex_is_locked(mutex* m);
@@ -37,8 +41,9 @@ struct spinlock_t {
   const char* lock_class = nullptr;  // lockdep's, as for mutex
 };
 void spin_lock_init(spinlock_t* l, const char* file = __builtin_FILE(),
-                    int line = __builtin_LINE());
+                    int line = __builtin_LINE(), const char* name = nullptr);
 void spin_lock(spinlock_t* l);
+void spin_lock_nested(spinlock_t* l, unsigned subclass);
 void spin_unlock(spinlock_t* l);
 void spin_lock_irqsave(spinlock_t* l, unsigned long& flags);
 void spin_unlock_irqrestore(spinlock_t* l, unsigned long flags);

@@ -339,14 +339,65 @@ StatusOr<Decompressors> BuildDecompressors(const fs::path& root,
   return out;
 }
 
+// gcc's ThreadSanitizer calls, as the executable's KCSAN runtime names
+// them (model/kernel/kcsan_runtime.cc): __tsan_X -> __sl_kcsan_X.
+std::string TsanRenames() {
+  std::vector<std::string> names = {"init",
+                                    "func_entry",
+                                    "func_exit",
+                                    "vptr_update",
+                                    "read_range",
+                                    "write_range",
+                                    "atomic_thread_fence",
+                                    "atomic_signal_fence"};
+  for (const char* n : {"1", "2", "4", "8", "16"})
+    for (const char* k :
+         {"read", "write", "unaligned_read", "unaligned_write", "volatile_read",
+          "volatile_write", "unaligned_volatile_read",
+          "unaligned_volatile_write"})
+      names.push_back(std::string(k) + n);
+  for (const char* b : {"8", "16", "32", "64"})
+    for (const char* op :
+         {"load", "store", "exchange", "fetch_add", "fetch_sub", "fetch_and",
+          "fetch_or", "fetch_xor", "fetch_nand", "compare_exchange_strong",
+          "compare_exchange_weak", "compare_exchange_val"})
+      names.push_back(std::string("atomic") + b + "_" + op);
+  std::string map;
+  for (const auto& n : names) map += "__tsan_" + n + " __sl_kcsan_" + n + "\n";
+  return map;
+}
+
+// Renames the instrumentation's calls in each object (objcopy
+// --redefine-syms): the module then never binds to a userspace
+// ThreadSanitizer's runtime, only to the model's.
+Status RenameTsanCalls(const std::vector<std::pair<fs::path, fs::path>>& units,
+                       const fs::path& objdir, unsigned width,
+                       std::ostream* log) {
+  const fs::path map = objdir / "tsan_renames.txt";
+  std::ofstream(map) << TsanRenames();
+  std::vector<Job> jobs;
+  for (const auto& [src, obj] : units) {
+    Job j;
+    j.argv = {"objcopy", "--redefine-syms=" + map.string(), obj.string()};
+    j.err_file = obj.string() + ".objcopy.log";
+    jobs.push_back(std::move(j));
+  }
+  if (RunAll(jobs, width)) return Status::Ok();
+  std::string out;
+  for (const auto& j : jobs) out += ReadAll(j.err_file);
+  if (log) *log << out;
+  return Status::InvalidArgument(
+      "renaming the ThreadSanitizer calls failed (objcopy, from binutils)");
+}
+
 // Compiles the tree's read path with `strategies` into objdir and links it
 // with the decompressors into `so`.
 Status BuildModule(const fs::path& d, bool by_mount,
                    const std::vector<std::string>& strategies,
                    const std::string& include, const Decompressors& codecs,
-                   const fs::path& objdir, const fs::path& so, unsigned width,
-                   std::ostream* log) {
-  std::vector<std::string> flags = KernelCFlags();
+                   const fs::path& objdir, const fs::path& so, bool kcsan,
+                   unsigned width, std::ostream* log) {
+  std::vector<std::string> flags = kcsan ? KcsanCFlags() : KernelCFlags();
   flags.insert(flags.end(),
                {"-O2", "-g", "-fPIC", "-Werror=implicit-function-declaration",
                 "-I" + include, "-I" + codecs.include});
@@ -365,6 +416,10 @@ Status BuildModule(const fs::path& d, bool by_mount,
   for (const auto& f : files) units.push_back({d / f, objdir / (f + ".o")});
   Status st = CompileAll(units, flags, width, log);
   if (!st.ok()) return st;
+  if (kcsan) {
+    st = RenameTsanCalls(units, objdir, width, log);
+    if (!st.ok()) return st;
+  }
   // As kernel_module.bzl links: the module binds its own symbols to itself.
   Job link;
   link.argv = {"cc", "-shared", "-Wl,-Bsymbolic", "-o", so.string() + ".tmp"};
@@ -423,6 +478,23 @@ const std::vector<std::string>& KernelCFlags() {
   return kFlags;
 }
 
+const std::vector<std::string>& KcsanCFlags() {
+  static const std::vector<std::string> kFlags = [] {
+    std::vector<std::string> f;
+    for (const std::string& k : KernelCFlags())
+      if (k.rfind("-fsanitize=kernel-address", 0) != 0 &&
+          k.rfind("--param=asan-", 0) != 0 && k.rfind("-fasan-", 0) != 0)
+        f.push_back(k);
+    // A KCSAN kernel's compilation (scripts/Makefile.kcsan): every access
+    // and atomic calls the runtime, volatile ones (READ_ONCE) apart.
+    f.insert(f.end(),
+             {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1",
+              "-DSQUASHLAB_KCSAN=1"});
+    return f;
+  }();
+  return kFlags;
+}
+
 std::string HeaderLayerDir() {
   if (const char* d = std::getenv("SQUASHLAB_LINUX_INCLUDE")) return d;
   for (const std::string& d : RunfilesDirs("model/linux/include"))
@@ -430,8 +502,8 @@ std::string HeaderLayerDir() {
   return "";
 }
 
-StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
-                                     std::ostream* log) {
+StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log,
+                                     bool kcsan) {
   SourceTree tree;
   fs::path d = fs::absolute(dir).lexically_normal();
   if (d.filename().empty()) d = d.parent_path();  // a trailing slash
@@ -464,7 +536,8 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
   for (const auto& e : fs::directory_iterator(d))
     if (e.path().extension() == ".c" || e.path().extension() == ".h")
       inputs.push_back(e.path());
-  uint64_t h = HashFlags(HashFiles(codecs->hash, inputs), KernelCFlags());
+  uint64_t h = HashFlags(HashFiles(codecs->hash, inputs),
+                         kcsan ? KcsanCFlags() : KernelCFlags());
   fs::path cache = fs::path(CacheRoot()) / "modules" / HexOf(h);
   fs::create_directories(cache);
 
@@ -480,10 +553,12 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir,
     if (!fs::exists(so)) {
       tree.cached = false;
       Status st = BuildModule(d, tree.by_mount, strategies, include, *codecs,
-                              cache / (name + ".objs"), so, width, log);
+                              cache / (name + ".objs"), so, kcsan, width, log);
       if (!st.ok()) return st;
     }
-    auto mod = LoadLinuxModule("linux-src-" + name, so.string());
+    auto mod = LoadLinuxModule(
+        std::string(kcsan ? "linux-src-kcsan-" : "linux-src-") + name,
+        so.string());
     if (!mod.ok()) return NamedUndefined(mod.status());
     for (const auto& s : strategies) tree.modules[s] = *mod;
   }

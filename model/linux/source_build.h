@@ -35,11 +35,17 @@ struct SourceTree {
 // DIR is a fs/squashfs directory or a kernel tree's root. Compiler output
 // is written to `log` as the compiler printed it; a failed build returns an
 // error naming what the header layer lacks when that is the cause.
-StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log);
+// `kcsan`: compiled as a KCSAN kernel is (-fsanitize=thread; its calls
+// renamed to the executable's runtime, model/kernel/kcsan_runtime.cc)
+// instead of KASAN's instrumentation, which it cannot be combined with.
+StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log,
+                                     bool kcsan = false);
 
 // The kernel C flags every module is built with (also the built-in ones:
 // kernel_module.bzl keeps its own copy of the list: change both).
 const std::vector<std::string>& KernelCFlags();
+// The same with KCSAN's instrumentation in place of KASAN's.
+const std::vector<std::string>& KcsanCFlags();
 
 // The header layer's include directory beside the running binary (or
 // $SQUASHLAB_LINUX_INCLUDE); empty if not found.

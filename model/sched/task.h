@@ -43,7 +43,8 @@ struct Task {
   // lockdep's current->held_locks: the interned classes of the locks the
   // task holds, in order (the kernel layer's; lockdep.h).
   std::vector<const char*> held_locks;
-  const char* blocked_in = "";  // the API function it sleeps in
+  std::vector<std::string> held_at;  // where each was taken (lockdep's ip)
+  const char* blocked_in = "";       // the API function it sleeps in
   uint64_t blocked_arg = 0;
   std::string Comm() const { return spec.name + ":" + std::to_string(id); }
   bool in_interrupt() const { return spec.context == TaskContext::kInterrupt; }

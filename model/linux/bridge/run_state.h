@@ -64,6 +64,11 @@ class RunState {
   std::vector<std::string> log() const;
 
   std::mutex& mu() { return mu_; }
+  // The run's model object of each statically defined lock (DEFINE_MUTEX),
+  // by the C lock's address; under mu().
+  std::unordered_map<const void*, void*>& static_locks() {
+    return static_locks_;
+  }
 
  private:
   Kernel* kernel_;
@@ -76,6 +81,7 @@ class RunState {
   std::map<std::pair<::super_block*, unsigned long>, ::inode*> inode_hash_;
   std::vector<::inode*> inodes_;
   std::vector<std::string> log_;
+  std::unordered_map<const void*, void*> static_locks_;
 };
 
 // Makes a fresh state for run `k` (the mount of real code calls it first).

@@ -6,7 +6,9 @@
 #include <atomic>
 #include <cstring>
 
+#include "model/kernel/kcsan.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/lockdep.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/slab.h"
@@ -35,6 +37,39 @@ T* Handle(void* obj, const char* fn) {
   return static_cast<T*>(obj);
 }
 
+// An init site's file as the kernel's lockdep names it: from fs/ on, not
+// where the tree was compiled.
+const char* SiteFile(const char* file) {
+  const char* fs = std::strstr(file, "fs/squashfs/");
+  return fs != nullptr ? fs : file;
+}
+
+void Init(squashlab::mutex* m, const ::sl_lock_key& key) {
+  squashlab::mutex_init(m, SiteFile(key.file), key.line, key.name);
+}
+void Init(squashlab::spinlock_t* l, const ::sl_lock_key& key) {
+  squashlab::spin_lock_init(l, SiteFile(key.file), key.line, key.name);
+}
+
+// A lock's model object: the one its *_init call made, or for a lock
+// defined statically (the handle is its key's address + 1) the run's own,
+// made on its first use in the run.
+template <typename T>
+T* LockHandle(const void* c_lock, void* obj, const char* fn) {
+  const auto tag = reinterpret_cast<uintptr_t>(obj);
+  if ((tag & 1) == 0) return Handle<T>(obj, fn);
+  const auto* key = reinterpret_cast<const ::sl_lock_key*>(tag - 1);
+  RunState& rs = Run();
+  std::lock_guard<std::mutex> l(rs.mu());
+  void*& made = rs.static_locks()[c_lock];
+  if (made == nullptr) {
+    auto* o = Kernel::Current().New<T>();
+    Init(o, *key);
+    made = o;
+  }
+  return static_cast<T*>(made);
+}
+
 }  // namespace
 }  // namespace squashlab::linux_bridge
 
@@ -42,47 +77,47 @@ using squashlab::Kernel;
 using squashlab::linux_bridge::CWaitQueue;
 using squashlab::linux_bridge::Handle;
 using squashlab::linux_bridge::kPercpuStride;
+using squashlab::linux_bridge::LockHandle;
+using squashlab::linux_bridge::SiteFile;
 
 extern "C" {
 
-// An init site's file as the kernel's lockdep names it: from fs/ on, not
-// where the tree was compiled.
-static const char* SiteFile(const char* file) {
-  const char* fs = std::strstr(file, "fs/squashfs/");
-  return fs != nullptr ? fs : file;
-}
-void sl_mutex_init(::mutex* m, const char* file, int line) {
+void sl_mutex_init(::mutex* m, const char* name, const char* file, int line) {
   auto* obj = Kernel::Current().New<squashlab::mutex>();
-  squashlab::mutex_init(obj, SiteFile(file), line);
+  squashlab::mutex_init(obj, SiteFile(file), line, name);
   m->sl_obj = obj;
 }
-void mutex_lock(::mutex* m) {
-  squashlab::mutex_lock(Handle<squashlab::mutex>(m->sl_obj, "mutex_lock"));
+static squashlab::mutex* M(::mutex* m, const char* fn) {
+  return LockHandle<squashlab::mutex>(m, m->sl_obj, fn);
+}
+void mutex_lock(::mutex* m) { squashlab::mutex_lock(M(m, "mutex_lock")); }
+void mutex_lock_nested(::mutex* m, unsigned int subclass) {
+  squashlab::mutex_lock_nested(M(m, "mutex_lock_nested"), subclass);
 }
 int mutex_trylock(::mutex* m) {
-  return squashlab::mutex_trylock(
-      Handle<squashlab::mutex>(m->sl_obj, "mutex_trylock"));
+  return squashlab::mutex_trylock(M(m, "mutex_trylock"));
 }
-void mutex_unlock(::mutex* m) {
-  squashlab::mutex_unlock(Handle<squashlab::mutex>(m->sl_obj, "mutex_unlock"));
-}
+void mutex_unlock(::mutex* m) { squashlab::mutex_unlock(M(m, "mutex_unlock")); }
 int mutex_is_locked(::mutex* m) {
-  return squashlab::mutex_is_locked(
-      Handle<squashlab::mutex>(m->sl_obj, "mutex_is_locked"));
+  return squashlab::mutex_is_locked(M(m, "mutex_is_locked"));
 }
 void mutex_destroy(::mutex* m) { (void)m; }
 
-void sl_spin_lock_init(::spinlock_t* l, const char* file, int line) {
+void sl_spin_lock_init(::spinlock_t* l, const char* name, const char* file,
+                       int line) {
   auto* obj = Kernel::Current().New<squashlab::spinlock_t>();
-  squashlab::spin_lock_init(obj, SiteFile(file), line);
+  squashlab::spin_lock_init(obj, SiteFile(file), line, name);
   l->sl_obj = obj;
 }
-void spin_lock(::spinlock_t* l) {
-  squashlab::spin_lock(Handle<squashlab::spinlock_t>(l->sl_obj, "spin_lock"));
+static squashlab::spinlock_t* S(::spinlock_t* l, const char* fn) {
+  return LockHandle<squashlab::spinlock_t>(l, l->sl_obj, fn);
+}
+void spin_lock(::spinlock_t* l) { squashlab::spin_lock(S(l, "spin_lock")); }
+void spin_lock_nested(::spinlock_t* l, unsigned int subclass) {
+  squashlab::spin_lock_nested(S(l, "spin_lock_nested"), subclass);
 }
 void spin_unlock(::spinlock_t* l) {
-  squashlab::spin_unlock(
-      Handle<squashlab::spinlock_t>(l->sl_obj, "spin_unlock"));
+  squashlab::spin_unlock(S(l, "spin_unlock"));
 }
 
 void init_waitqueue_head(::wait_queue_head_t* wq) {
@@ -137,11 +172,15 @@ void free_percpu(void* p) {
 }
 
 // local_lock (include/linux/local_lock_internal.h): on a non-RT kernel
-// preempt_disable; on PREEMPT_RT migrate_disable and the CPU's own
-// sleeping spinlock.
-void sl_local_lock_init(::local_lock_t* l) {
+// preempt_disable and the lock's lockdep map (local_lock_acquire); on
+// PREEMPT_RT migrate_disable and the CPU's own sleeping spinlock. Either
+// way lockdep sees a lock of the class of local_lock_init's site.
+void sl_local_lock_init(::local_lock_t* l, const char* name, const char* file,
+                        int line) {
   auto* obj = Kernel::Current().New<squashlab::mutex>();
   squashlab::mutex_init(obj);
+  obj->lock_class = squashlab::lockdep_class(SiteFile(file), line, name,
+                                             squashlab::LockKind::kLocalLock);
   l->sl_obj = obj;
 }
 static ::local_lock_t* ThisCpu(::local_lock_t* base) {
@@ -152,6 +191,9 @@ static ::local_lock_t* ThisCpu(::local_lock_t* base) {
 void sl_local_lock(::local_lock_t* l) {
   if (!Kernel::Current().config().preempt_rt) {
     squashlab::preempt_disable();
+    auto* m = Handle<squashlab::mutex>(ThisCpu(l)->sl_obj, "local_lock");
+    squashlab::lockdep_acquire(m->lock_class, "local_lock", false);
+    squashlab::kcsan_acquire(m);  // the CPU's previous holder's section
     return;
   }
   squashlab::migrate_disable();
@@ -160,6 +202,9 @@ void sl_local_lock(::local_lock_t* l) {
 }
 void sl_local_unlock(::local_lock_t* l) {
   if (!Kernel::Current().config().preempt_rt) {
+    auto* m = Handle<squashlab::mutex>(ThisCpu(l)->sl_obj, "local_unlock");
+    squashlab::lockdep_release(m->lock_class);
+    squashlab::kcsan_release(m);
     squashlab::preempt_enable();
     return;
   }

@@ -74,7 +74,13 @@ struct hlist_node {
   struct hlist_node *next, **pprev;
 };
 
-/* Locks and wait queues: a handle on the model's object (made by *_init). */
+/* Locks and wait queues: a handle on the model's object (made by *_init);
+ * for a lock defined statically (DEFINE_MUTEX), its key's address + 1. */
+struct sl_lock_key {
+  const char *name;
+  const char *file;
+  int line;
+};
 struct mutex {
   void *sl_obj;
 };

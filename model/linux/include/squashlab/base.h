@@ -38,6 +38,19 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+/* data_race(expr): expr's accesses are intentionally racy; on a KCSAN
+ * kernel they are not checked (include/linux/compiler.h). */
+void sl_kcsan_disable_current(void);
+void sl_kcsan_enable_current(void);
+#define data_race(expr)           \
+  ({                              \
+    __auto_type __v = ({          \
+      sl_kcsan_disable_current(); \
+      expr;                       \
+    });                           \
+    sl_kcsan_enable_current();    \
+    __v;                          \
+  })
 #define barrier() __asm__ __volatile__("" ::: "memory")
 #define smp_mb() __sync_synchronize()
 #define smp_wmb() __sync_synchronize()
@@ -204,8 +217,12 @@ int kstrtoint(const char *s, unsigned int base, int *res);
 #define LIST_HEAD_INIT(name) \
   { &(name), &(name) }
 #define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
+/* The list's ->next is marked where the kernel's list.h marks it
+ * (WRITE_ONCE in INIT_LIST_HEAD, __list_add and __list_del, READ_ONCE in
+ * list_empty): a KCSAN kernel never reports those accesses racing with
+ * each other. */
 static inline void INIT_LIST_HEAD(struct list_head *l) {
-  l->next = l;
+  WRITE_ONCE(l->next, l);
   l->prev = l;
 }
 static inline void __list_add(struct list_head *n, struct list_head *prev,
@@ -213,7 +230,7 @@ static inline void __list_add(struct list_head *n, struct list_head *prev,
   next->prev = n;
   n->next = next;
   n->prev = prev;
-  prev->next = n;
+  WRITE_ONCE(prev->next, n);
 }
 static inline void list_add(struct list_head *n, struct list_head *h) {
   __list_add(n, h, h->next);
@@ -223,11 +240,13 @@ static inline void list_add_tail(struct list_head *n, struct list_head *h) {
 }
 static inline void list_del(struct list_head *e) {
   e->next->prev = e->prev;
-  e->prev->next = e->next;
+  WRITE_ONCE(e->prev->next, e->next);
   e->next = (struct list_head *)0x100;
   e->prev = (struct list_head *)0x122;
 }
-static inline int list_empty(const struct list_head *h) { return h->next == h; }
+static inline int list_empty(const struct list_head *h) {
+  return READ_ONCE(h->next) == h;
+}
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(ptr, type, member) \
   list_entry((ptr)->next, type, member)

@@ -11,23 +11,42 @@
 #include <squashlab/base.h>
 
 /* A lock's lockdep class is its init site, as the static lock_class_key
- * that the kernel's mutex_init and spin_lock_init macros define there. */
-void sl_mutex_init(struct mutex *m, const char *file, int line);
-#define mutex_init(m) sl_mutex_init(m, __FILE__, __LINE__)
+ * that the kernel's mutex_init and spin_lock_init macros define there, and
+ * its name in lockdep's reports the macro's argument ("&msblk->mutex"). A
+ * lock defined by DEFINE_MUTEX or DEFINE_SPINLOCK is of the class of its
+ * definition, named by it: its handle points (tagged by its low bit) at
+ * that key, and each run makes its model object on first use. */
+#define SL_STATIC_LOCK(name)                                            \
+  {                                                                     \
+    (void *)((const char *)&(const struct sl_lock_key){#name, __FILE__, \
+                                                       __LINE__} +      \
+             1)                                                         \
+  }
+void sl_mutex_init(struct mutex *m, const char *name, const char *file,
+                   int line);
+#define mutex_init(m) sl_mutex_init(m, #m, __FILE__, __LINE__)
+#define DEFINE_MUTEX(name) struct mutex name = SL_STATIC_LOCK(name)
 void mutex_lock(struct mutex *m);
+/* lockdep's nesting annotation: subclass N > 0 is a class of its own. */
+void mutex_lock_nested(struct mutex *m, unsigned int subclass);
 int mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 int mutex_is_locked(struct mutex *m);
 void mutex_destroy(struct mutex *m);
 #define mutex_lock(m) SL_AT(mutex_lock(m))
+#define mutex_lock_nested(m, s) SL_AT(mutex_lock_nested(m, s))
 #define mutex_unlock(m) SL_AT(mutex_unlock(m))
 #define mutex_trylock(m) SL_AT(mutex_trylock(m))
 
-void sl_spin_lock_init(spinlock_t *l, const char *file, int line);
-#define spin_lock_init(l) sl_spin_lock_init(l, __FILE__, __LINE__)
+void sl_spin_lock_init(spinlock_t *l, const char *name, const char *file,
+                       int line);
+#define spin_lock_init(l) sl_spin_lock_init(l, #l, __FILE__, __LINE__)
+#define DEFINE_SPINLOCK(name) spinlock_t name = SL_STATIC_LOCK(name)
 void spin_lock(spinlock_t *l);
+void spin_lock_nested(spinlock_t *l, unsigned int subclass);
 void spin_unlock(spinlock_t *l);
 #define spin_lock(l) SL_AT(spin_lock(l))
+#define spin_lock_nested(l, s) SL_AT(spin_lock_nested(l, s))
 #define spin_unlock(l) SL_AT(spin_unlock(l))
 
 void init_waitqueue_head(wait_queue_head_t *wq);
@@ -88,11 +107,13 @@ void free_percpu(void *p);
     preempt_enable();    \
   } while (0)
 
-/* local_lock: preemption off, or on PREEMPT_RT a per-CPU sleeping lock. */
-void sl_local_lock_init(local_lock_t *l);
+/* local_lock: preemption off, or on PREEMPT_RT a per-CPU sleeping lock;
+ * either way a lockdep map of the class of its init site. */
+void sl_local_lock_init(local_lock_t *l, const char *name, const char *file,
+                        int line);
 void sl_local_lock(local_lock_t *percpu_lock);
 void sl_local_unlock(local_lock_t *percpu_lock);
-#define local_lock_init(l) sl_local_lock_init(l)
+#define local_lock_init(l) sl_local_lock_init(l, #l, __FILE__, __LINE__)
 #define local_lock(l) SL_AT(sl_local_lock(l))
 #define local_unlock(l) SL_AT(sl_local_unlock(l))
 
