@@ -41,11 +41,16 @@ check() {  # NAME COMMAND...
   fi
 }
 # Every target under clang-14 -Werror (gcc, above, accepts code clang
-# rejects). Unoptimised: clang's warnings come from its front end, and
-# -O0 -g0 takes about two thirds of --config=clang's CPU time. Its own
-# output directory; the workspace's bazel-* links are left alone.
-check "clang-14 -O0 build //..." bazel build --config=clang --platform_suffix=clang-O0 \
-  --copt=-O0 --copt=-g0 --symlink_prefix=/ //...
+# rejects), with layering_check: a file may include only the headers of
+# the targets it depends on directly, so that what is above the harness
+# (cli/, bench/, proptests/, fuzz/) cannot reach a model header through the
+# harness's own dependencies. Unoptimised: clang's warnings come from its
+# front end, and -O0 -g0 takes about two thirds of --config=clang's CPU
+# time. Its own output directory; the workspace's bazel-* links are left
+# alone.
+check "clang-14 -O0 layering_check build //..." bazel build --config=clang \
+  --platform_suffix=clang-O0 --features=layering_check --copt=-O0 --copt=-g0 \
+  --symlink_prefix=/ //...
 # The build OSS-Fuzz and ClusterFuzzLite run (.clusterfuzzlite/build.sh:
 # fuzz/build.sh, no Bazel; through ccache), every target over its seeds.
 # Skipped, and said so, without its tools.

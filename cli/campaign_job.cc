@@ -19,7 +19,6 @@
 #include "cli/verify_expectations.h"
 #include "harness/campaign_json.h"
 #include "harness/campaign_merge.h"
-#include "model/sched/shard.h"
 
 namespace squashlab::cli {
 namespace {
@@ -80,9 +79,7 @@ int RunCampaignJob(const CampaignJobArgs& args) {
     const std::string problem = ParseShard(args.shard, &index, &total);
     if (!problem.empty()) return UsageError(args.command, "--shard " + problem);
   } else {
-    const Shard s = ShardFromEnv();  // also tells Bazel sharding is honoured
-    index = s.index;
-    total = s.total;
+    BazelShard(&index, &total);
   }
   if (args.jobs < 1) return UsageError(args.command, "--jobs must be >= 1");
   if (args.jobs > 1 && total > 1)

@@ -14,11 +14,8 @@
 #include "cli/commands.h"
 #include "cli/exploration_options.h"
 #include "harness/linux_mount.h"
-#include "harness/scenarios.h"
+#include "harness/source_tree.h"
 #include "harness/verify.h"
-#include "model/linux/source_build.h"
-#include "model/sched/replay_token.h"
-#include "model/sched/schedule_trace.h"
 
 namespace squashlab::cli {
 namespace {
@@ -31,17 +28,11 @@ struct ReproArgs {
 int RunRepro(const ReproArgs& args) {
   if (!args.source.empty()) {
     // A token of a KCSAN kernel replays on the tree's KCSAN build.
-    auto token = ReplayToken::Parse(args.token);
-    auto spec = token.ok() ? ScenarioSpec::Parse(token->scenario)
-                           : StatusOr<ScenarioSpec>(token.status());
-    const bool kcsan =
-        spec.ok() &&
-        ("+" + spec->kernel + "+").find("+kcsan+") != std::string::npos;
-    auto tree = BuildSourceTree(args.source, &std::cerr, kcsan);
+    auto tree = squashlab::LoadSourceTree(args.source, &std::cerr,
+                                          squashlab::TokenIsKcsan(args.token));
     if (!tree.ok())
       return UsageError(
           "repro", "--source " + args.source + ": " + tree.status().ToString());
-    RegisterSourceTree(*tree);
   }
   auto r = squashlab::Repro(args.token, args.images, true);
   if (!r.ok()) return UsageError("repro", r.status().ToString());
@@ -51,7 +42,7 @@ int RunRepro(const ReproArgs& args) {
     std::cout << rep.ToString();  // in order: a run goes on after a warning
   std::cout << run.trace.Ftrace("replay of " + args.token);
   if (!args.trace_out.empty() &&
-      !squashlab::WriteChromeTrace(args.trace_out, run.trace, run.report)) {
+      !squashlab::WriteRunTrace(args.trace_out, run)) {
     std::cerr << "squashlab repro: cannot write " << args.trace_out << "\n";
     return kExitIo;
   }

@@ -21,9 +21,8 @@
 #include "cli/verify_json.h"
 #include "cli/verify_out_dir.h"
 #include "cli/verify_report.h"
-#include "harness/linux_mount.h"
+#include "harness/source_tree.h"
 #include "harness/verify.h"
-#include "model/linux/source_build.h"
 
 namespace squashlab::cli {
 namespace {
@@ -40,6 +39,7 @@ VerifyOptions DefaultVerifyOptions() {
 struct VerifyArgs {
   VerifyOptions opt = DefaultVerifyOptions();
   bool first_only = false;
+  bool all_classes = false;
   bool verbose = false;
   std::vector<std::string> expect;
   std::string json, out_dir;
@@ -90,7 +90,7 @@ int BuildSource(VerifyArgs& args) {
   std::cerr << "squashlab verify: building " << args.source
             << " against the header layer\n";
   auto tree =
-      BuildSourceTree(args.source, &std::cerr, args.opt.detector == "kcsan");
+      LoadSourceTree(args.source, &std::cerr, args.opt.detector == "kcsan");
   if (!tree.ok())
     return UsageError(
         "verify", "--source " + args.source + ": " + tree.status().ToString());
@@ -99,7 +99,6 @@ int BuildSource(VerifyArgs& args) {
             << (tree->by_mount ? "chosen at mount (threads=)"
                                : "one module each")
             << "\n";
-  RegisterSourceTree(*tree);
   if (args.opt.variants.empty()) args.opt.variants = {"linux-src"};
   if (args.opt.decomps.empty())
     args.opt.decomps = {"single", "multi", "percpu"};
@@ -188,6 +187,7 @@ int RunVerifyJob(VerifyArgs& args) {
   const std::vector<std::string> unmet = UnmetExpectations(*res, expected);
   VerifyReportOptions ro;
   ro.listings = args.verbose;
+  ro.all_classes = args.all_classes;
   ro.json = args.json;
   ro.out_dir = args.out_dir;
   std::cout << FormatVerifyReport(*res, ro)
@@ -240,6 +240,10 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
   c->add_flag("--first-only", args->first_only,
               "stop each cell at its first violation instead of collecting "
               "every class");
+  c->add_flag("--all-classes", args->all_classes,
+              "list every failure class, and per cell each with its kernel, "
+              "schedules to the first and replay token, besides their root "
+              "causes");
   c->add_option("--expect", args->expect,
                 "VARIANT=clean or VARIANT=fail (repeatable); variants not "
                 "named are expected "

@@ -123,7 +123,6 @@ class DestDir {
   // reached.
   Location Locate(DirId parent, const std::string& name) const;
   Status CheckOpen(DirId parent) const;
-  StatusOr<DirId> AdoptDir(DirId parent, const std::string& name);
   Status AddAnchor(Dir d, int fd, bool expect_fresh);
   // Runs make(fd, path); when the name is taken: an error, or with
   // overwrite a non-directory is removed and make runs once more.

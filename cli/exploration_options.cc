@@ -11,8 +11,8 @@
 #include "cli/arg_checks.h"
 #include "cli/cli_status.h"
 #include "cli/model_choices.h"
+#include "harness/arena.h"
 #include "harness/verify.h"
-#include "model/kernel/slab_arena.h"
 
 namespace squashlab::cli {
 namespace {
@@ -110,16 +110,15 @@ void AddDetectorOptions(CLI::App* c, VerifyOptions* opt) {
 
 void AddArenaOption(CLI::App* c) {
   c->add_option_function<size_t>(
-       "--arena-mb", [](size_t mib) { SlabArena::SetSizeMiB(mib); },
-       std::string("the slab arena's size in MiB (default: ") +
-           SlabArena::kSizeEnv + " if set, else " +
-           std::to_string(SlabArena::kDefaultBytes >> 20) +
+       "--arena-mb", [](size_t mib) { SetArenaSizeMiB(mib); },
+       std::string("the slab arena's size in MiB (default: ") + ArenaSizeEnv() +
+           " if set, else " + std::to_string(ArenaDefaultMiB()) +
            " or what the address-space limit leaves); an arena that cannot "
            "be reserved or fills up ends the command with exit 2")
       ->type_name("N")
-      ->check(CLI::Range(size_t{1}, SlabArena::kMaxMiB));
+      ->check(CLI::Range(size_t{1}, ArenaMaxMiB()));
   c->parse_complete_callback(
-      [] { SlabArena::SetFailureHandler(&ExitOnArenaFailure); });
+      [] { SetArenaFailureHandler(&ExitOnArenaFailure); });
 }
 
 }  // namespace squashlab::cli

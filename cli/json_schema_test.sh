@@ -19,6 +19,22 @@ py=/usr/bin/python3
 "$bin" verify --variant async-2013 --variant sync-3.13 --decomp single --budget 60 \
   --expect async-2013=fail --json "$tmp/verify.json" >/dev/null 2>&1
 "$py" "$validate" "$root/docs/schema/verify.schema.json" "$tmp/verify.json"
+# Each class names a root cause of the list, and each root cause's titles
+# are those of the classes that name it.
+"$py" - "$tmp/verify.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+causes = {c["number"]: c for c in j["root_causes"]}
+classes = [k for cell in j["cells"] for k in cell["classes"]]
+assert classes and causes, "a failing cell, yet no classes or causes"
+for k in classes:
+    assert k["root_cause"] in causes, k["root_cause"]
+for n, c in causes.items():
+    titles = {k["title"] for k in classes if k["root_cause"] == n}
+    assert set(c["titles"]) <= titles, (n, c["titles"], titles)
+    assert titles, n
+print("%d classes, %d root causes" % (len(classes), len(causes)))
+PY
 
 # A campaign in two shards (a failing cell: classes with tokens) and their
 # merge.

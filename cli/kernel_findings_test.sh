@@ -20,16 +20,16 @@ expect_finding() {
   local name=$1 affected=$2 fixed=$3 image=$4 title=$5
   local out rc
   out="$("$bin" verify --variant "$affected" --variant "$fixed" \
-    --image "$image" --budget 300 --expect "$affected=fail" 2>&1)"
+    --image "$image" --budget 300 --expect "$affected=fail" --all-classes 2>&1)"
   rc=$?
   [[ $rc -eq 0 ]] || fail "$name: verify exits $rc, expected 0 (the $affected cells failing, $fixed clean)"
   local rows_affected rows_fixed_clean classes
-  rows_affected=$(printf '%s\n' "$out" | grep -cE "^$affected +[a-z-]+ +[0-9]+ +1 class$")
+  rows_affected=$(printf '%s\n' "$out" | grep -cE "^$affected +[a-z-]+ +[0-9]+ +1 class from 1 root cause \[[0-9]+\]$")
   rows_fixed_clean=$(printf '%s\n' "$out" | grep -cE "^$fixed +[a-z-]+ +[0-9]+ +clean$")
   # The class list (one line a class), not the per-cell rows under it.
-  classes=$(printf '%s\n' "$out" | grep -E '^  \[[A-Z]\] ' |
+  classes=$(printf '%s\n' "$out" | grep -E '^  \[[A-Z][0-9]*\] \([0-9]+\) ' |
     grep -vE '^  \[[A-Z,]+\] +(debug|prod) ' |
-    sed -E 's/^  \[[A-Z]\] +[a-z-]+ +//' | sort -u)
+    sed -E 's/^  \[[A-Z][0-9]*\] \([0-9]+\) +[a-z-]+ +//' | sort -u)
   [[ $rows_affected -ge 1 ]] || fail "$name: no $affected cell reports exactly one class:
 $out"
   [[ $rows_fixed_clean -ge 1 ]] || fail "$name: no clean $fixed cell:

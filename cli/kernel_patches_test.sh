@@ -111,9 +111,9 @@ done
 d=$(tree pristine-kcsan)
 out=$("$bin" verify --source "$d" --detector kcsan --decomp single \
   --decomp multi --strategy pct --budget 300 --minimise-budget 100 \
-  --kernel debug 2>&1 || true)
+  --kernel debug --all-classes 2>&1 || true)
 classes=$(sed -n '/^failure classes/,/^details:/p' <<<"$out" |
-  grep -E '^  \[[A-Z]+\] ' || true)
+  grep -E '^  \[[A-Z][0-9]*\] \([0-9]+\) ' || true)
 if [ "$(wc -l <<<"$classes")" -eq 1 ] &&
   grep -qF 'BUG: KCSAN: data-race in squashfs_cache_get / squashfs_cache_get' \
     <<<"$classes"; then

@@ -7,20 +7,12 @@
 
 #include "bench/sim/bench.h"
 #include "bench/sim/calibration.h"
-#include "harness/linux_mount.h"
+#include "harness/model_names.h"
 #include "harness/scenarios.h"
-#include "hw_emul/profile.h"
-#include "model/variants/decompressor.h"
-#include "model/variants/read_path.h"
 
 namespace squashlab::cli {
 
-std::vector<std::string> VariantNames() {
-  std::vector<std::string> out;
-  for (const auto* v : AllReadPaths()) out.push_back(v->name);
-  for (const auto& v : LinuxVariantNames()) out.push_back(v);
-  return out;
-}
+std::vector<std::string> VariantNames() { return ReadPathNames(); }
 
 std::vector<std::string> VariantNamesWithSource() {
   std::vector<std::string> v = VariantNames();
@@ -29,11 +21,7 @@ std::vector<std::string> VariantNamesWithSource() {
   return v;
 }
 
-std::vector<std::string> DecompNames() {
-  std::vector<std::string> out;
-  for (const auto* d : AllDecompressors()) out.push_back(d->name);
-  return out;
-}
+std::vector<std::string> DecompNames() { return DecompressorNames(); }
 
 std::vector<std::string> WorkloadNames() {
   std::vector<std::string> out;
@@ -49,8 +37,8 @@ std::vector<std::string> BenchScenarioNames() {
 
 std::vector<std::string> BenchProfileNames() {
   std::vector<std::string> out;
-  for (const DeviceProfile& p : AllProfiles())
-    if (FindCpuProfile(p.name) != nullptr) out.push_back(p.name);
+  for (const std::string& p : DeviceProfileNames())
+    if (FindCpuProfile(p) != nullptr) out.push_back(p);
   return out;
 }
 

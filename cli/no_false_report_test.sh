@@ -20,7 +20,7 @@ fail() {
 workloads=()
 for w in dd2 ddx2 rand jbd2 reclaim frag2 every; do workloads+=(--workload "$w"); done
 out="$("$bin" verify --variant linux-6.12 --variant linux-6.1 --shape all \
-  --budget 1 "${workloads[@]}" --kernel debug --kernel prod 2>&1)"
+  --budget 1 "${workloads[@]}" --kernel debug --kernel prod --all-classes 2>&1)"
 echo "$out" | tail -n 12
 
 for v in linux-6.12 linux-6.1; do
@@ -31,13 +31,13 @@ dirty=$(printf '%s\n' "$out" | grep -E '^linux-6\.12 ' | grep -vcE ' clean$')
 [[ $dirty -eq 0 ]] || fail "linux-6.12 reports on a pristine tree:
 $out"
 # The class list (one line a class), not the per-cell rows under it.
-classes=$(printf '%s\n' "$out" | grep -E '^  \[[A-Z]\] ' |
+classes=$(printf '%s\n' "$out" | grep -E '^  \[[A-Z][0-9]*\] \([0-9]+\) ' |
   grep -vE '^  \[[A-Z,]+\] +(debug|prod) ' |
-  sed -E 's/^  \[[A-Z]\] +[a-z-]+ +//; s/ \(in [^)]*\)$//' | sort -u)
+  sed -E 's/^  \[[A-Z][0-9]*\] \([0-9]+\) +[a-z-]+ +//; s/ \(in [^)]*\)$//' | sort -u)
 while IFS= read -r c; do
   [[ -z "$c" || "$c" == "$known" ]] || fail "a report other than the known 6.1 bug: $c"
 done <<<"$classes"
-found=$(printf '%s\n' "$out" | grep -cE '^linux-6\.1 +[a-z-]+ +[0-9]+ +1 class$')
+found=$(printf '%s\n' "$out" | grep -cE '^linux-6\.1 +[a-z-]+ +[0-9]+ +1 class from 1 root cause \[[0-9]+\]$')
 [[ $found -eq 3 ]] || fail "linux-6.1's readahead bug found in $found of 3 cells on the shape matrix"
 
 if [[ $failures -gt 0 ]]; then

@@ -11,7 +11,8 @@ std::string KernelOf(const std::string& scenario) {
 }
 
 FoundClass Make(const std::string& scenario, long first, double seconds,
-                const RunResult& found, const RunResult& minimised) {
+                const RunResult& found, const RunResult& minimised,
+                const RootCause& root) {
   FoundClass c;
   c.kind = ReportKindName(minimised.report.kind);
   c.title = minimised.report.title;
@@ -23,6 +24,7 @@ FoundClass Make(const std::string& scenario, long first, double seconds,
   c.minimised_token = minimised.Token(scenario).ToString();
   c.found = &found;
   c.minimised = &minimised;
+  c.root = root;
   return c;
 }
 
@@ -31,11 +33,27 @@ FoundClass Make(const std::string& scenario, long first, double seconds,
 std::vector<FoundClass> FoundClasses(const CellResult& cell) {
   std::vector<FoundClass> out;
   for (const ClassFinding& f : cell.classes)
-    out.push_back(
-        Make(f.scenario, f.first_run, f.seconds, f.failure, f.minimised));
+    out.push_back(Make(f.scenario, f.first_run, f.seconds, f.failure,
+                       f.minimised, f.root));
+  // Stopped at the first failure (--first-only): the class is its own cause.
   if (out.empty() && cell.found)
     out.push_back(Make(cell.scenario, cell.first_failing_run,
-                       cell.seconds_to_first, cell.failure, cell.minimised));
+                       cell.seconds_to_first, cell.failure, cell.minimised,
+                       RootCauseOf(cell.minimised.report)));
+  return out;
+}
+
+std::string ClassKey(const FoundClass& c) {
+  return c.kind == "hung-task" ? c.kind : c.kind + "|" + c.title;
+}
+
+std::vector<FoundClass> DistinctClasses(const CellResult& cell) {
+  std::vector<FoundClass> out;
+  for (const FoundClass& c : FoundClasses(cell)) {
+    bool seen = false;
+    for (const FoundClass& o : out) seen |= ClassKey(o) == ClassKey(c);
+    if (!seen) out.push_back(c);
+  }
   return out;
 }
 

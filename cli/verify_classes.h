@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file declares one view of what a verify cell found: its distinct
 // failure classes (kind and title), each with the kernel it was found on,
-// when it was first found and its replay tokens, whether the job collected
-// every class or stopped at the first.
+// when it was first found, its replay tokens and its root cause, whether
+// the job collected every class or stopped at the first.
 #ifndef SQUASHLAB_CLI_VERIFY_CLASSES_H_
 #define SQUASHLAB_CLI_VERIFY_CLASSES_H_
 
@@ -24,10 +24,18 @@ struct FoundClass {
   std::string minimised_token;       // replays the minimised run
   const RunResult* found = nullptr;  // points into the CellResult
   const RunResult* minimised = nullptr;
+  RootCause root;  // harness/root_cause.h
 };
 
 // The cell's classes in the order found; empty when the cell is clean.
 std::vector<FoundClass> FoundClasses(const CellResult& cell);
+
+// The key a class is shown under: its kind and title, except that a hang
+// is one class whichever task hung.
+std::string ClassKey(const FoundClass& c);
+
+// The cell's classes, one for each key, in the order found.
+std::vector<FoundClass> DistinctClasses(const CellResult& cell);
 
 // The minimised run's schedule up to its report, as an ftrace listing.
 std::string MinimisedListing(const FoundClass& c);

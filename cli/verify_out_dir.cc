@@ -11,7 +11,6 @@
 
 #include "cli/verify_classes.h"
 #include "harness/verify.h"
-#include "model/sched/schedule_trace.h"
 
 namespace squashlab::cli {
 namespace {
@@ -43,7 +42,7 @@ Status WriteClass(const std::string& base, const CellResult& cell,
       std::to_string(m.steps) + " steps): " + c.minimised_token + "\n";
   SQL_RETURN_IF_ERROR(WriteText(base + ".report.txt", report));
   SQL_RETURN_IF_ERROR(WriteText(base + ".ftrace.txt", MinimisedListing(c)));
-  if (!WriteChromeTrace(base + ".trace.json", m.trace, m.report))
+  if (!WriteRunTrace(base + ".trace.json", m))
     return Status::IoError("cannot write " + base + ".trace.json");
   return Status::Ok();
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements verify's text verdict. Classes are labelled A, B, ...
-// in the order first found, so that the table can name them in one column
-// and each report is printed once however many cells found it.
+// This file implements verify's text verdict. Root causes are numbered 1,
+// 2, ..., the ones explaining most classes first; with --all-classes every
+// class is listed too, labelled A, B, ... in the order first found, so that
+// the table can name them in one column and each report is printed once
+// however many cells found it.
 #include "cli/verify_report.h"
 
 #include <cstdio>
@@ -9,13 +11,19 @@
 #include <set>
 
 #include "cli/verify_classes.h"
+#include "cli/verify_root_causes.h"
 #include "harness/verify.h"
 
 namespace squashlab::cli {
 namespace {
 
+// What the default verdict shows of the root causes, so that it fits a
+// screen whatever a longer exploration finds: --all-classes shows the rest.
+constexpr size_t kShownCauses = 8;
+constexpr size_t kShownTitleLines = 3;
+
 std::string Printf(const char* fmt, auto... args) {
-  char buf[1024];
+  char buf[256];
   std::snprintf(buf, sizeof buf, fmt, args...);
   return buf;
 }
@@ -28,23 +36,6 @@ std::string Label(size_t i) {
 // Class key -> label, in the order first found.
 using Labels = std::map<std::string, std::string>;
 
-// The key a class is shown under: its kind and title, except that a hang is
-// one class whichever task hung.
-std::string KeyOf(const FoundClass& c) {
-  return c.kind == "hung-task" ? c.kind : c.kind + "|" + c.title;
-}
-
-// The cell's classes, one for each key.
-std::vector<FoundClass> ShownClasses(const CellResult& cell) {
-  std::vector<FoundClass> out;
-  for (const FoundClass& c : FoundClasses(cell)) {
-    bool seen = false;
-    for (const FoundClass& o : out) seen |= KeyOf(o) == KeyOf(c);
-    if (!seen) out.push_back(c);
-  }
-  return out;
-}
-
 // " (in kworker)": the kind of task that hit it, without its ids.
 std::string TaskNote(const FoundClass& c) {
   const std::string& task = c.minimised->report.task;
@@ -53,20 +44,71 @@ std::string TaskNote(const FoundClass& c) {
   return " (in " + task.substr(0, end) + ")";
 }
 
-std::string FormatClasses(const VerifyResult& r, Labels* labels) {
+std::string Plural(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string FormatCause(size_t number, const RootCauseGroup& g,
+                        size_t title_lines) {
+  std::string out = Printf("  [%zu] ", number) + g.cause.Describe() + " (" +
+                    Plural(g.classes.size(), "class", "classes") + ")\n";
+  std::vector<std::string> titles = MergedTitles(g.classes);
+  if (titles.size() == 1 && titles[0] == g.cause.Describe()) titles.clear();
+  for (size_t i = 0; i < titles.size() && i < title_lines; i++)
+    out += "        " + titles[i] + "\n";
+  if (titles.size() > title_lines)
+    out += "        and " +
+           Plural(titles.size() - title_lines, "other title", "other titles") +
+           " (--all-classes)\n";
+  std::string seed;
+  for (const SeedOops* o : g.seed_oopses)
+    seed += (seed.empty() ? "" : "; ") + o->name + ", " + o->printed;
+  if (!seed.empty()) out += "        explains the seed thread's " + seed + "\n";
+  out += "        repro: " + g.classes[g.repro].minimised_token + "\n";
+  return out;
+}
+
+std::string FormatCauses(const std::vector<RootCauseGroup>& groups, bool all) {
+  if (groups.empty()) return "";
+  std::set<std::string> keys;  // a class may have several causes
+  for (const RootCauseGroup& g : groups)
+    for (const FoundClass& c : g.classes) keys.insert(ClassKey(c));
+  const size_t classes = keys.size();
+  std::string out =
+      "root causes of the " +
+      Plural(classes, "failure class", "failure classes") +
+      " (on each one's schedule, the freed object KASAN names or the first "
+      "invalid access):\n";
+  const size_t shown =
+      all ? groups.size() : std::min(groups.size(), kShownCauses);
+  for (size_t i = 0; i < shown; i++)
+    out += FormatCause(i + 1, groups[i], all ? SIZE_MAX : kShownTitleLines);
+  if (shown < groups.size())
+    out +=
+        "  and " +
+        Plural(groups.size() - shown, "other root cause", "other root causes") +
+        " (--all-classes)\n";
+  return out + "\n";
+}
+
+std::string FormatClasses(const VerifyResult& r,
+                          const std::vector<RootCauseGroup>& groups,
+                          Labels* labels) {
   std::string out;
   for (const CellResult& cell : r.cells) {
-    for (const FoundClass& c : ShownClasses(cell)) {
-      if (labels->count(KeyOf(c))) continue;
+    for (const FoundClass& c : DistinctClasses(cell)) {
+      if (labels->count(ClassKey(c))) continue;
       const std::string label = Label(labels->size());
-      (*labels)[KeyOf(c)] = label;
-      out += Printf("  [%s] %-19s %s%s\n", label.c_str(), c.kind.c_str(),
-                    c.title.c_str(), TaskNote(c).c_str());
+      (*labels)[ClassKey(c)] = label;
+      out += Printf("  [%s] (%zu) %-19s ", label.c_str(),
+                    GroupNumber(groups, c.root.key), c.kind.c_str()) +
+             c.title + TaskNote(c) + "\n";
     }
   }
-  return out.empty()
-             ? out
-             : "failure classes (the kernel's title of each):\n" + out + "\n";
+  return out.empty() ? out
+                     : "failure classes (the kernel's title of each; (N): its "
+                       "root cause):\n" +
+                           out + "\n";
 }
 
 std::string FormatListings(const VerifyResult& r) {
@@ -86,6 +128,7 @@ std::string FormatDetailsPointer(const VerifyReportOptions& opt,
                                  bool any_class) {
   if (!any_class) return "";
   std::string out = "details: `squashlab repro TOKEN` replays a class";
+  if (!opt.all_classes) out += "; --all-classes lists every class and token";
   if (!opt.listings) out += "; -v prints the minimised schedules";
   out += opt.out_dir.empty()
              ? "; --out DIR writes reports, schedules and Perfetto traces"
@@ -98,34 +141,51 @@ std::string FormatDetailsPointer(const VerifyReportOptions& opt,
 // run goes on after a warning) share a row and its token.
 std::string FormatClassRows(const CellResult& cell, const Labels& labels) {
   std::string out;
-  const std::vector<FoundClass> classes = ShownClasses(cell);
+  const std::vector<FoundClass> classes = DistinctClasses(cell);
   for (size_t i = 0; i < classes.size();) {
     const FoundClass& c = classes[i];
-    std::string names = labels.at(KeyOf(c));
+    std::string names = labels.at(ClassKey(c));
     size_t j = i + 1;
     for (; j < classes.size() && classes[j].token == c.token; j++)
-      names += "," + labels.at(KeyOf(classes[j]));
+      names += "," + labels.at(ClassKey(classes[j]));
     out +=
-        Printf("  %-9s %-5s %6ld sched %6.2f s  %s\n",
-               ("[" + names + "]").c_str(), c.kernel.c_str(), c.first_schedule,
-               c.seconds_to_first, c.minimised_token.c_str());
+        Printf("  %-9s %-5s %6ld sched %6.2f s  ", ("[" + names + "]").c_str(),
+               c.kernel.c_str(), c.first_schedule, c.seconds_to_first) +
+        c.minimised_token + "\n";
     i = j;
   }
   return out;
 }
 
-std::string FormatTable(const VerifyResult& r, const Labels& labels) {
+// "32 classes from 5 root causes [1,2,3,4,6]"
+std::string CellVerdict(const CellResult& cell,
+                        const std::vector<RootCauseGroup>& groups) {
+  const std::vector<FoundClass> classes = DistinctClasses(cell);
+  if (classes.empty()) return cell.exhausted ? "clean (exhausted)" : "clean";
+  std::set<size_t> numbers;
+  for (const FoundClass& c : classes)
+    numbers.insert(GroupNumber(groups, c.root.key));
+  std::string list;
+  for (size_t n : numbers)
+    list += (list.empty() ? "" : ",") + std::to_string(n);
+  return Plural(classes.size(), "class", "classes") + " from " +
+         Plural(numbers.size(), "root cause", "root causes") + " [" + list +
+         "]";
+}
+
+std::string FormatTable(const VerifyResult& r,
+                        const std::vector<RootCauseGroup>& groups,
+                        const Labels* labels) {
   std::string out =
       Printf("%-19s %-17s %9s  %s\n", "variant", "decompressor", "schedules",
-             "verdict; [classes] kernel, first found after, replay token");
+             labels ? "verdict; [classes] kernel, first found after, replay "
+                      "token"
+                    : "verdict");
   for (const CellResult& cell : r.cells) {
-    const size_t n = ShownClasses(cell).size();
-    std::string verdict =
-        n == 0 ? (cell.exhausted ? "clean (exhausted)" : "clean")
-               : std::to_string(n) + (n == 1 ? " class" : " classes");
-    out += Printf("%-19s %-17s %9ld  %s\n", cell.variant.c_str(),
-                  cell.decomp.c_str(), cell.runs, verdict.c_str());
-    out += FormatClassRows(cell, labels);
+    out += Printf("%-19s %-17s %9ld  ", cell.variant.c_str(),
+                  cell.decomp.c_str(), cell.runs) +
+           CellVerdict(cell, groups) + "\n";
+    if (labels) out += FormatClassRows(cell, *labels);
   }
   return out;
 }
@@ -134,11 +194,14 @@ std::string FormatTable(const VerifyResult& r, const Labels& labels) {
 
 std::string FormatVerifyReport(const VerifyResult& r,
                                const VerifyReportOptions& opt) {
+  const std::vector<RootCauseGroup> groups = GroupByRootCause(r);
   Labels labels;
-  std::string classes = FormatClasses(r, &labels);
+  std::string classes =
+      opt.all_classes ? FormatClasses(r, groups, &labels) : "";
   std::string out = opt.listings ? FormatListings(r) : "";
-  out += classes + FormatDetailsPointer(opt, !labels.empty());
-  return out + FormatTable(r, labels);
+  out += FormatCauses(groups, opt.all_classes) + classes +
+         FormatDetailsPointer(opt, !groups.empty());
+  return out + FormatTable(r, groups, opt.all_classes ? &labels : nullptr);
 }
 
 std::string FormatVerifySummary(const VerifyResult& r,
@@ -147,15 +210,15 @@ std::string FormatVerifySummary(const VerifyResult& r,
   size_t clean = 0, failing = 0;
   std::map<std::string, std::set<std::string>> classes_by_variant;
   for (const CellResult& cell : r.cells) {
-    const std::vector<FoundClass> shown = ShownClasses(cell);
+    const std::vector<FoundClass> shown = DistinctClasses(cell);
     (shown.empty() ? clean : failing)++;
     for (const FoundClass& c : shown)
-      classes_by_variant[cell.variant].insert(KeyOf(c));
+      classes_by_variant[cell.variant].insert(ClassKey(c));
   }
   std::string failing_text;
   for (const auto& [variant, keys] : classes_by_variant)
     failing_text += (failing_text.empty() ? " (" : ", ") + variant + ": " +
-                    std::to_string(keys.size()) + " classes";
+                    Plural(keys.size(), "class", "classes");
   if (!failing_text.empty()) failing_text += ")";
   std::string out;
   for (const std::string& u : unmet) out += "unexpected: " + u + "\n";
@@ -163,11 +226,10 @@ std::string FormatVerifySummary(const VerifyResult& r,
   for (const auto& [variant, fail] : expected)
     if (fail) expected_fail += (expected_fail.empty() ? "" : ", ") + variant;
   if (expected_fail.empty()) expected_fail = "none";
-  out += Printf(
-      "verdict: %zu cells in %.0f s, %zu clean, %zu failing%s; expected to "
-      "fail: %s: %s\n",
-      r.cells.size(), r.seconds, clean, failing, failing_text.c_str(),
-      expected_fail.c_str(), unmet.empty() ? "as expected" : "NOT as expected");
+  out += Printf("verdict: %zu cells in %.0f s, %zu clean, %zu failing",
+                r.cells.size(), r.seconds, clean, failing) +
+         failing_text + "; expected to fail: " + expected_fail + ": " +
+         (unmet.empty() ? "as expected" : "NOT as expected") + "\n";
   return out;
 }
 

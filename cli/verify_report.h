@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file declares the text verdict of `squashlab verify`: the distinct
-// failure classes with their kernel-style reports, the table of cells with
-// every class each found (kernel, schedules and seconds to the first, the
-// replay token), and a one-line summary against the expectations.
+// This file declares the text verdict of `squashlab verify`: the root
+// causes of the failure classes found (cli/verify_root_causes.h), each with
+// its titles, the seed thread's reports it explains and a replay token; the
+// table of cells with the root causes each found; and a one-line summary
+// against the expectations. With all_classes, also every distinct class
+// and, per cell, every class with its kernel, schedules and seconds to the
+// first, and replay token.
 #ifndef SQUASHLAB_CLI_VERIFY_REPORT_H_
 #define SQUASHLAB_CLI_VERIFY_REPORT_H_
 
@@ -18,12 +21,14 @@ struct VerifyResult;
 namespace squashlab::cli {
 
 struct VerifyReportOptions {
-  bool listings = false;  // each class's minimised ftrace listing
-  std::string json;       // where the JSON went ("" if nowhere)
-  std::string out_dir;    // where the per-class files went
+  bool listings = false;     // each class's minimised ftrace listing
+  bool all_classes = false;  // every class and root cause, with tokens
+  std::string json;          // where the JSON went ("" if nowhere)
+  std::string out_dir;       // where the per-class files went
 };
 
-// Everything but the summary: the classes, where the details are, the table.
+// Everything but the summary: the causes (and classes), where the details
+// are, the table.
 std::string FormatVerifyReport(const VerifyResult& r,
                                const VerifyReportOptions& opt);
 

@@ -12,6 +12,7 @@
 #include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/partition_plan.h"
+#include "model/sched/shard.h"
 
 namespace squashlab {
 namespace {
@@ -300,6 +301,12 @@ StatusOr<CampaignResult> RunCampaign(const CampaignOptions& opt,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   return res;
+}
+
+void BazelShard(int* index, int* total) {
+  const Shard s = ShardFromEnv();
+  *index = s.index;
+  *total = s.total;
 }
 
 }  // namespace squashlab

@@ -164,6 +164,11 @@ StatusOr<CampaignResult> RunCampaign(const CampaignOptions& opt,
 // Whether `r` is a checkpoint of the campaign `opt` describes.
 Status CheckSameCampaign(const CampaignOptions& opt, const CampaignResult& r);
 
+// The part Bazel's test sharding gives this process (TEST_SHARD_INDEX of
+// TEST_TOTAL_SHARDS; 0 of 1 outside a sharded test), telling Bazel that
+// sharding is honoured.
+void BazelShard(int* index, int* total);
+
 }  // namespace squashlab
 
 #endif  // SQUASHLAB_HARNESS_CAMPAIGN_H_

@@ -36,10 +36,12 @@ SquashfsMount* squashfs_mount(Kernel& k, const ImageModel& image,
                               block_device* bdev) {
   auto* m = k.New<SquashfsMount>();
   m->sb.s_bdev = bdev;
-  squashfs_fill_super(&m->sb, &m->msblk, image, read_path, decomp);
+  squashfs_fill_super(&m->sb, &m->msblk,
+                      {image.block_size, image.bytes_used, image.compressor},
+                      read_path, decomp);
   unsigned long ino_nr = 1;
   for (const FileModel& f : image.files) {
-    m->inodes.push_back(squashfs_iget(&m->sb, f, ++ino_nr));
+    m->inodes.push_back(squashfs_iget(&m->sb, f.layout, f.name, ++ino_nr));
     m->names.push_back(f.name);
   }
   return m;

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/image_model.h"
 #include "hw_emul/block_device.h"
 #include "model/kernel/ram_disk.h"
-#include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
 
 namespace squashlab {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/image_model.h"
 #include "model/kernel/scenario.h"
-#include "model/variants/image_model.h"
 #include "reader/status.h"
 
 namespace squashlab {

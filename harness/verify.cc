@@ -11,6 +11,7 @@
 #include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/replay_strategy.h"
+#include "model/sched/schedule_trace.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
 
@@ -245,6 +246,7 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
                         ? MinimiseByReplay(explorer, sc, f.failure,
                                            opt.minimise_budget, deadline)
                         : f.failure;
+      f.root = FindRootCause(explorer, sc, f.minimised);
     }
   }
   if (!cell.classes.empty()) {
@@ -445,6 +447,10 @@ StatusOr<RunResult> Repro(const std::string& token, const ImageChoice& images,
   if (!sc.ok()) return sc.status();
   Explorer e;
   return e.Replay(sc.value(), t.value(), trace);
+}
+
+bool WriteRunTrace(const std::string& path, const RunResult& r) {
+  return WriteChromeTrace(path, r.trace, r.report);
 }
 
 std::string FtraceUpToReport(const RunResult& r, const std::string& header) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/root_cause.h"
 #include "harness/scenarios.h"
 #include "harness/verify_images.h"
 #include "model/sched/explorer.h"
@@ -71,6 +72,7 @@ struct ClassFinding {
   double seconds = 0;
   RunResult failure;
   RunResult minimised;
+  RootCause root;  // harness/root_cause.h
 };
 
 struct CellResult {
@@ -124,6 +126,10 @@ CellResult ExploreScenarios(const std::vector<Scenario>& scenarios,
 // The run's schedule up to the report it stands for (a run goes on after a
 // warning), as an ftrace-like listing.
 std::string FtraceUpToReport(const RunResult& r, const std::string& header);
+
+// Writes the run's schedule as Chrome trace JSON (it opens in Perfetto),
+// its report marked; false when the file cannot be written.
+bool WriteRunTrace(const std::string& path, const RunResult& r);
 
 // Replays a token over the image its scenario names among `images` (the
 // embedded image when none is given; a shape's, generated, by its label).

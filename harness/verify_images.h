@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 #include "reader/status.h"
 
 namespace squashlab {

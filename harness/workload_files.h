@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 namespace squashlab {
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "harness/image_model.h"
 #include "model/base/rng.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
@@ -17,7 +18,6 @@
 #include "model/kernel/slab.h"
 #include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
-#include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
 
 namespace squashlab {

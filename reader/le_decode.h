@@ -34,7 +34,6 @@ class LeCursor {
   uint16_t U16() { return Take(2) ? DecodeLe16(last_) : 0; }
   uint32_t U32() { return Take(4) ? DecodeLe32(last_) : 0; }
   uint64_t U64() { return Take(8) ? DecodeLe64(last_) : 0; }
-  int16_t S16() { return static_cast<int16_t>(U16()); }
   // Returns the next n bytes, or an empty span (and failure) past the end.
   ByteSpan Bytes(size_t n) { return Take(n) ? ByteSpan(last_, n) : ByteSpan(); }
   bool ok() const { return ok_; }

@@ -53,6 +53,15 @@ class CheckLayersTest(unittest.TestCase):
         root = tree({"reader/image.cc": '#include "model/base/report.h"\n'})
         self.assertEqual(len(check_layers.violations(root)), 1)
 
+    def test_the_command_line_sees_only_the_harness_and_the_reader(self):
+        root = tree({"cli/cmd_a.cc": '#include "model/kernel/kernel.h"\n',
+                     "cli/cmd_b.cc": '#include "hw_emul/profile.h"\n',
+                     "cli/cmd_c.cc": '#include "model/sched/schedule_trace.h"\n',
+                     "cli/cmd_d.cc": '#include "harness/verify.h"\n#include "reader/image.h"\n'})
+        found = check_layers.violations(root)
+        self.assertEqual(len(found), 3)
+        self.assertFalse(any("cmd_d.cc" in f for f in found))
+
     def test_tests_may_cross_layers(self):
         root = tree({"model/kernel/tests/a_test.cc": '#include "model/sched/explorer.h"\n'})
         self.assertEqual(check_layers.violations(root), [])

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "bench/sim/bench_internal.h"
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 namespace squashlab {
 

@@ -3,7 +3,7 @@
 // eMMC board with mmcqd's fetch/idle counters, and Minchan's bs sweep,
 // each for the sync path, the 2013 patch and the other variants.
 #include "bench/sim/bench_internal.h"
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 namespace squashlab {
 namespace {

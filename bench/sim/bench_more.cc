@@ -5,7 +5,7 @@
 // variant: the thread's closing point that a bigger block beat the patch).
 #include "bench/sim/bench_internal.h"
 #include "bench/sim/rt_latency.h"
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 namespace squashlab {
 namespace {

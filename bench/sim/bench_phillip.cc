@@ -9,7 +9,7 @@
 #include <map>
 
 #include "bench/sim/bench_internal.h"
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 namespace squashlab {
 namespace {

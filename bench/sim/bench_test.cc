@@ -14,7 +14,7 @@
 #include "bench/sim/calibration.h"
 #include "bench/sim/dd_cell.h"
 #include "gtest/gtest.h"
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 namespace squashlab {
 namespace {

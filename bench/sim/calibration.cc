@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "bench/sim/dd_cell.h"
+#include "harness/image_model.h"
 #include "hw_emul/profile.h"
-#include "model/variants/image_model.h"
 #include "reader/decompressor.h"
 
 namespace squashlab {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/image_model.h"
 #include "harness/linux_mount.h"
 #include "harness/mount.h"
 #include "hw_emul/block_device.h"
@@ -22,7 +23,6 @@
 #include "model/mm/filemap_read.h"
 #include "model/sched/simulate_executor.h"
 #include "model/variants/decompressor.h"
-#include "model/variants/image_model.h"
 #include "model/variants/read_path.h"
 #include "reader/image_bytes.h"
 

@@ -13,7 +13,7 @@
 #include <tuple>
 
 #include "bench/sim/bench_internal.h"
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 namespace squashlab {
 namespace {

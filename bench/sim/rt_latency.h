@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/image_model.h"
 #include "model/base/report.h"
-#include "model/variants/image_model.h"
 
 namespace squashlab {
 

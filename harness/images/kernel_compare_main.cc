@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 #include "reader/image.h"
 
 namespace squashlab {

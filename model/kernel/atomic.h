@@ -37,14 +37,6 @@ void WRITE_ONCE(T& x, U v) {
   model_point("WRITE_ONCE");
   std::atomic_ref<T>(x).store(static_cast<T>(v), std::memory_order_release);
 }
-template <typename T>
-T smp_load_acquire(T* p) {
-  return READ_ONCE(*p);
-}
-template <typename T, typename U>
-void smp_store_release(T* p, U v) {
-  WRITE_ONCE(*p, v);
-}
 
 // Full barriers: the model's accesses are sequentially consistent already.
 inline void smp_mb() { std::atomic_thread_fence(std::memory_order_seq_cst); }

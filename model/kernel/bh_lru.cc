@@ -73,10 +73,4 @@ void invalidate_bh_lrus() {
   for (buffer_head* bh : all) __brelse(bh);
 }
 
-bool bh_in_lrus(Kernel& k, const buffer_head* bh) {
-  for (const auto& lru : KernelInternal::BhLrus(k))
-    if (std::find(lru.begin(), lru.end(), bh) != lru.end()) return true;
-  return false;
-}
-
 }  // namespace squashlab

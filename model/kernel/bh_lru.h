@@ -14,7 +14,6 @@
 namespace squashlab {
 
 struct buffer_head;
-class Kernel;
 
 // 3.13's size (16 since 4.x).
 inline constexpr int BH_LRU_SIZE = 8;
@@ -28,8 +27,6 @@ void bh_lru_install(buffer_head* bh);
 // Every CPU's LRU emptied, each entry released with __brelse (umount's
 // kill_bdev -> invalidate_bh_lrus).
 void invalidate_bh_lrus();
-// Whether any CPU's LRU holds bh. REQUIRES: the kernel's tree_lock held.
-bool bh_in_lrus(Kernel& k, const buffer_head* bh);
 
 }  // namespace squashlab
 

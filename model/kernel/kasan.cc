@@ -78,12 +78,12 @@ inline void Check(uintptr_t a, size_t n, bool write, void* pc) {
 // An inline-instrumented module (kasan_shadow.h) calls these only when the
 // shadow byte says the access is bad; the slow path decides as for an
 // outlined check (a partial granule it may still find fine).
-#define SL_REPORT(n)                                    \
+#define SL_REPORT(n)                                   \
   void __asan_report_load##n##_noabort(uintptr_t a) {  \
-    ::squashlab::Slow(a, n, false, SL_RET);             \
-  }                                                     \
+    ::squashlab::Slow(a, n, false, SL_RET);            \
+  }                                                    \
   void __asan_report_store##n##_noabort(uintptr_t a) { \
-    ::squashlab::Slow(a, n, true, SL_RET);              \
+    ::squashlab::Slow(a, n, true, SL_RET);             \
   }
 
 extern "C" {

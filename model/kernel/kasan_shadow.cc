@@ -24,13 +24,13 @@ void Reserve() {
     return;
   }
   void* want = reinterpret_cast<void*>(kKasanShadowOffset);
-  void* got = mmap(want, kKasanShadowBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-                       MAP_FIXED_NOREPLACE,
-                   -1, 0);
+  void* got = mmap(
+      want, kKasanShadowBytes, PROT_READ | PROT_WRITE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (got == MAP_FAILED || got != want) {
-    g_why = std::string("cannot reserve the KASAN shadow (16 TiB of "
-                        "address space, nothing behind it until touched): ") +
+    g_why = std::string(
+                "cannot reserve the KASAN shadow (16 TiB of "
+                "address space, nothing behind it until touched): ") +
             (got == MAP_FAILED ? std::strerror(errno) : "range taken");
     if (got != MAP_FAILED) munmap(got, kKasanShadowBytes);
     return;

@@ -200,13 +200,6 @@ std::string LockdepGraph::UsageChars(const char* cls) const {
   return std::string("{") + hard + '.' + (on ? '+' : '.') + ".}";
 }
 
-size_t LockdepGraph::Edges() const {
-  std::lock_guard<std::mutex> l(mu_);
-  size_t n = 0;
-  for (const auto& [c, next] : after_) n += next.size();
-  return n;
-}
-
 namespace {
 
 std::string Comm(const Task* t) { return t ? t->Comm() : "swapper"; }

@@ -64,7 +64,6 @@ page* page_cache_alloc_readahead(address_space* mapping);
 void get_page(page* p);
 void put_page(page* p);
 inline void page_cache_release(page* p) { put_page(p); }
-inline void page_cache_get(page* p) { get_page(p); }
 int page_count(page* p);
 
 // The page lock. lock_page and wait_on_page_locked may sleep.

@@ -457,8 +457,7 @@ const std::vector<std::string>& KernelCFlags() {
         "-std=gnu11", "-fexceptions", "-fno-strict-aliasing",
         "-fno-strict-overflow", "-fno-delete-null-pointer-checks",
         "-fno-common", "-D__KERNEL__", "-Wall", "-Wno-pointer-sign",
-        "-Wno-unused-function", "-Wno-format",
-        "-DKBUILD_MODNAME=\"squashfs\"",
+        "-Wno-unused-function", "-Wno-format", "-DKBUILD_MODNAME=\"squashfs\"",
         // A KASAN kernel's compilation, as the built-in modules' (tools/
         // build/copts.bzl KASAN_MODULE_COPTS): inline checks against the
         // shadow at its fixed offset (model/kernel/kasan_shadow.h), or,

@@ -26,8 +26,7 @@ bool ByteLoadOperand(const uint8_t* code, const uint64_t regs[16],
   bool group1 = false;
   if (op == 0x0f) {
     const uint8_t op2 = *p++;
-    if (op2 != 0xb6 && op2 != 0xb7 && op2 != 0xbe && op2 != 0xbf)
-      return false;
+    if (op2 != 0xb6 && op2 != 0xb7 && op2 != 0xbe && op2 != 0xbf) return false;
   } else if (op == 0x80 || op == 0x81 || op == 0x83) {
     group1 = true;
   } else if (op != 0x8a && op != 0x8b && op != 0x38 && op != 0x39 &&
@@ -38,8 +37,8 @@ bool ByteLoadOperand(const uint8_t* code, const uint64_t regs[16],
   const int mod = modrm >> 6;
   const int reg = (modrm >> 3) & 7;
   int rm = modrm & 7;
-  if (mod == 3) return false;               // a register operand
-  if (group1 && reg != 7) return false;     // not a compare
+  if (mod == 3) return false;            // a register operand
+  if (group1 && reg != 7) return false;  // not a compare
   FaultOperand o;
   uint64_t ea = 0;
   if (rm == 4) {  // SIB

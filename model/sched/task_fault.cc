@@ -178,9 +178,8 @@ void OnFault(int signo, siginfo_t* info, void* context) {
           static_cast<uint64_t>(g[REG_R10]), static_cast<uint64_t>(g[REG_R11]),
           static_cast<uint64_t>(g[REG_R12]), static_cast<uint64_t>(g[REG_R13]),
           static_cast<uint64_t>(g[REG_R14]), static_cast<uint64_t>(g[REG_R15])};
-      task->fault.operand_known =
-          ByteLoadOperand(reinterpret_cast<const uint8_t*>(pc), regs,
-                          &task->fault.operand);
+      task->fault.operand_known = ByteLoadOperand(
+          reinterpret_cast<const uint8_t*>(pc), regs, &task->fault.operand);
     }
 #endif
     // The stack, unless the fault is the fetch of a bad call target (no

@@ -13,7 +13,8 @@
 namespace squashlab {
 
 void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk,
-                         const ImageModel& image, const ReadPathOps* read_path,
+                         const squashfs_super_facts& facts,
+                         const ReadPathOps* read_path,
                          const SquashfsDecompressorOps* decomp) {
   // sb_min_blocksize(sb, SQUASHFS_DEVBLK_SIZE): never below the device's
   // logical block size (a 4K-sector device reads in 4K buffers).
@@ -27,11 +28,11 @@ void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk,
 
   msblk->devblksize = static_cast<int>(devblk);
   msblk->devblksize_log2 = bits;
-  msblk->block_size = static_cast<int>(image.block_size);
+  msblk->block_size = static_cast<int>(facts.block_size);
   msblk->block_log = 0;
   while ((1 << msblk->block_log) < msblk->block_size) msblk->block_log++;
-  msblk->bytes_used = image.bytes_used;
-  msblk->compression = image.compressor;
+  msblk->bytes_used = facts.bytes_used;
+  msblk->compression = facts.compression;
   msblk->read_path = read_path;
   msblk->aops = squashfs_aops(read_path);
   msblk->thread_ops = decomp;
@@ -41,13 +42,13 @@ void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk,
   decomp->create(msblk);
 }
 
-inode* squashfs_iget(super_block* sb, const FileModel& f,
-                     unsigned long ino_nr) {
+inode* squashfs_iget(super_block* sb, const FileLayout& layout,
+                     const std::string& path, unsigned long ino_nr) {
   auto* ino = Kernel::Current().New<squashfs_inode_info>();
   ino->i_sb = sb;
   ino->i_ino = ino_nr;
-  ino->i_size = f.layout.file_size;
-  for (const StoredBlock& b : f.layout.blocks) {
+  ino->i_size = layout.file_size;
+  for (const StoredBlock& b : layout.blocks) {
     ino->block_start.push_back(b.start);
     ino->block_size_word.push_back(
         b.stored_size == 0
@@ -55,14 +56,14 @@ inode* squashfs_iget(super_block* sb, const FileModel& f,
             : (b.stored_size |
                (b.compressed ? 0 : SQUASHFS_COMPRESSED_BIT_BLOCK)));
   }
-  if (f.layout.has_tail) {
-    ino->fragment_block = f.layout.fragment.start;
+  if (layout.has_tail) {
+    ino->fragment_block = layout.fragment.start;
     ino->fragment_size =
-        f.layout.fragment.stored_size |
-        (f.layout.fragment.compressed ? 0 : SQUASHFS_COMPRESSED_BIT_BLOCK);
-    ino->fragment_offset = f.layout.tail_offset;
+        layout.fragment.stored_size |
+        (layout.fragment.compressed ? 0 : SQUASHFS_COMPRESSED_BIT_BLOCK);
+    ino->fragment_offset = layout.tail_offset;
   }
-  ino->i_mapping = new_address_space(f.name);
+  ino->i_mapping = new_address_space(path);
   ino->i_mapping->host = ino;
   ino->i_mapping->a_ops = &SQUASHFS_SB(sb)->aops;
   return ino;

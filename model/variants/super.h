@@ -8,22 +8,37 @@
 #ifndef SQUASHLAB_MODEL_VARIANTS_SUPER_H_
 #define SQUASHLAB_MODEL_VARIANTS_SUPER_H_
 
+#include <cstdint>
+#include <string>
+
 #include "model/kernel/block_device.h"
-#include "model/variants/image_model.h"
 #include "model/variants/squashfs.h"
+#include "reader/file_layout.h"
+#include "reader/superblock.h"
 
 namespace squashlab {
 
 struct ReadPathOps;
 struct SquashfsDecompressorOps;
 
+// The on-disk superblock's facts the read path uses (the kernel reads them
+// from the device; the model gets them from the reader's decoding).
+struct squashfs_super_facts {
+  uint32_t block_size = 0;
+  uint64_t bytes_used = 0;
+  CompressorId compression = CompressorId::kGzip;
+};
+
 // REQUIRES: sb->s_bdev set; inside a Kernel's setup. `msblk` outlives sb.
 void squashfs_fill_super(super_block* sb, squashfs_sb_info* msblk,
-                         const ImageModel& image, const ReadPathOps* read_path,
+                         const squashfs_super_facts& facts,
+                         const ReadPathOps* read_path,
                          const SquashfsDecompressorOps* decomp);
-// A run-owned inode for `f`, with a new mapping whose a_ops are the read
-// path's (squashfs_aops).
-inode* squashfs_iget(super_block* sb, const FileModel& f, unsigned long ino_nr);
+// A run-owned inode for the file at `path` (from the root) laid out as
+// `layout`, with a new mapping whose a_ops are the read path's
+// (squashfs_aops).
+inode* squashfs_iget(super_block* sb, const FileLayout& layout,
+                     const std::string& path, unsigned long ino_nr);
 
 }  // namespace squashlab
 

@@ -50,8 +50,8 @@ TEST_F(InlineKasan, ShadowCoversTheUserHalfAndPoisonsTheZeroPage) {
   uintptr_t a = 0;
   EXPECT_FALSE(KasanAddressOfShadow(
       reinterpret_cast<uintptr_t>(KasanShadowOf(0x7fffffffe000)), &a));
-  ASSERT_TRUE(KasanAddressOfShadow(
-      kKasanShadowOffset + (kPoisonFreePtr >> 3), &a));
+  ASSERT_TRUE(
+      KasanAddressOfShadow(kKasanShadowOffset + (kPoisonFreePtr >> 3), &a));
   EXPECT_EQ(a, kPoisonFreePtr & ~uintptr_t{7});
   // A shadow load as gcc forms it (the offset in a register of its own),
   // as clang does (one register, a general protection fault), and a plain

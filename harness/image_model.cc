@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the decoding of an image into an ImageModel.
-#include "model/variants/image_model.h"
+#include "harness/image_model.h"
 
 #include <fstream>
 #include <iterator>

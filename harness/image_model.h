@@ -3,8 +3,8 @@
 // image, decoded once by the reader (the oracle) outside any run — the
 // image bytes, the superblock facts, and for each regular file of the tree
 // its path, block list, fragment and expected content.
-#ifndef SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_
-#define SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_
+#ifndef SQUASHLAB_HARNESS_IMAGE_MODEL_H_
+#define SQUASHLAB_HARNESS_IMAGE_MODEL_H_
 
 #include <cstdint>
 #include <string>
@@ -42,4 +42,4 @@ StatusOr<ImageModel> LoadImageModelFile(const std::string& path);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_VARIANTS_IMAGE_MODEL_H_
+#endif  // SQUASHLAB_HARNESS_IMAGE_MODEL_H_
