@@ -17,10 +17,9 @@
 #include "cli/commands.h"
 #include "cli/exploration_options.h"
 #include "cli/fuzz_report.h"
-#include "harness/linux_mount.h"
 #include "harness/realfuzz/fuzz_engine.h"
 #include "harness/realfuzz/seeds.h"
-#include "model/linux/source_build.h"
+#include "harness/source_tree.h"
 
 namespace squashlab::cli {
 namespace {
@@ -44,11 +43,10 @@ int RunFuzzJob(const FuzzArgs& args) {
       return UsageError("fuzz", "--source and --variant exclude each other");
     std::cerr << "squashlab fuzz: building " << args.source
               << " against the header layer\n";
-    auto tree = BuildSourceTree(args.source, &std::cerr);
+    auto tree = LoadSourceTree(args.source, &std::cerr);
     if (!tree.ok())
       return UsageError("fuzz", "--source " + args.source + ": " +
                                     tree.status().ToString());
-    RegisterSourceTree(*tree);
     variant = "linux-src";
     run.target = tree->dir + " (linux-src/" + args.decomp + ")";
     run.replay_arg = "--source " + args.source;
