@@ -30,6 +30,7 @@ void AddBenchCommand(CLI::App* root, CommandRunner* run);
 void AddCampaignCommand(CLI::App* root, CommandRunner* run);
 void AddMergeCommand(CLI::App* root, CommandRunner* run);
 void AddMkimageCommand(CLI::App* root, CommandRunner* run);
+void AddFuzzCommand(CLI::App* root, CommandRunner* run);
 
 // One image command alone, parsed as on the command line, with the
 // arguments after its name (command_line.cc).

@@ -9,5 +9,5 @@ int main(int argc, char** argv) {
       Args(argv + 1, argv + argc),
       {AddInfoCommand, AddLsCommand, AddCatCommand, AddExtractCommand,
        AddVerifyCommand, AddCampaignCommand, AddMergeCommand, AddReproCommand,
-       AddBenchCommand, AddMkimageCommand});
+       AddBenchCommand, AddMkimageCommand, AddFuzzCommand});
 }

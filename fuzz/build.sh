@@ -42,7 +42,7 @@ wait_all() {
 reader_srcs=$(ls reader/*.cc | grep -v '_test\.cc$')
 cli_srcs=$(ls cli/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
 model_srcs=$(ls model/base/*.cc model/sched/*.cc model/kernel/*.cc model/variants/*.cc model/mm/*.cc \
-  model/linux/*.cc model/linux/bridge/*.cc harness/*.cc hw_emul/*.cc |
+  model/linux/*.cc model/linux/bridge/*.cc harness/*.cc harness/realfuzz/*.cc hw_emul/*.cc |
   grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
 
 # 1. The libraries (reader, CLI, and for schedule_fuzzer and the CLI's
@@ -93,6 +93,52 @@ build_schedule_fuzzer() {
 }
 spawn build_schedule_fuzzer
 wait_all
+
+# real_code_image_fuzzer: Linux 6.12's fs/squashfs and lib/ decompressors
+# ($SQUASHLAB_LINUX_TREE, a kernel tree, or the linux-source-6.12 package's
+# files) built into the module it loads, beside it in $OUT; the seeds are
+# those of `squashlab fuzz`. Left out when there is no such tree.
+ktree=${SQUASHLAB_LINUX_TREE:-}
+ktar=/usr/src/linux-source-6.12.tar.xz
+if [ -z "$ktree" ] && [ -f "$ktar" ]; then
+  ktree=$work/linux-6.12
+  rm -rf "$ktree"
+  mkdir -p "$ktree"
+  members=()
+  for m in fs/squashfs lib/zlib_inflate lib/xz lib/zstd lib/lz4 lib/lzo lib/xxhash.c; do
+    members+=("linux-source-6.12/$m")
+  done
+  for h in lz4 lzo xxhash xz zconf zlib zstd zstd_errors zstd_lib zutil; do
+    members+=("linux-source-6.12/include/linux/$h.h")
+  done
+  tar -xJf "$ktar" -C "$ktree" --strip-components=1 "${members[@]}"
+fi
+build_real_code_fuzzer() {
+  # The bridge's objects whole (Bazel's alwayslink): the module resolves
+  # the kernel API against the executable, and nothing else calls them.
+  local bridge=("$work"/obj/model_linux_bridge_*.o "$work"/obj/model_kernel_kasan.cc.o)
+  $CXX $CXXFLAGS $std -c fuzz/real_code_image_fuzzer.cc -o "$work/obj/real_code_image_fuzzer.o"
+  $CXX $CXXFLAGS "$work/obj/real_code_image_fuzzer.o" "${bridge[@]}" "$work/libsquashlab.a" \
+    $LIB_FUZZING_ENGINE $libs -rdynamic -o "$OUT/real_code_image_fuzzer"
+  $CXX $CXXFLAGS $std -c fuzz/real_code_module_main.cc -o "$work/obj/real_code_module.o"
+  $CXX $CXXFLAGS "$work/obj/real_code_module.o" "${bridge[@]}" "$work/libsquashlab.a" $libs \
+    -rdynamic -o "$work/real_code_module"
+  SQUASHLAB_LINUX_INCLUDE=$PWD/model/linux/include SQUASHLAB_CACHE=$work/module-cache \
+    "$work/real_code_module" "$ktree" "$OUT"
+  $CXX $CXXFLAGS $std -c fuzz/real_code_seeds_main.cc -o "$work/obj/real_code_seeds.o"
+  $CXX $CXXFLAGS "$work/obj/real_code_seeds.o" "$work/libsquashlab.a" $libs -rdynamic \
+    -o "$work/real_code_seeds"
+  rm -rf "$work/real_code_seeds_dir"
+  mkdir -p "$work/real_code_seeds_dir"
+  "$work/real_code_seeds" "$work/real_code_seeds_dir"
+  (cd "$work/real_code_seeds_dir" && zip -q -X "$OUT/real_code_image_fuzzer_seed_corpus.zip" ./*.sqfs)
+  cp fuzz/dicts/squashfs.dict "$OUT/real_code_image_fuzzer.dict"
+}
+if [ -n "$ktree" ]; then
+  build_real_code_fuzzer
+else
+  echo "build.sh: no Linux 6.12 tree (SQUASHLAB_LINUX_TREE or $ktar): real_code_image_fuzzer left out"
+fi
 
 # 3. Seed corpora: seed_maker is built without sanitizers or fuzzing flags.
 $CXX $std -O1 $reader_srcs fuzz/seed_maker.cc $libs -o "$work/plain/seed_maker"

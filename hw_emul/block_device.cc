@@ -89,7 +89,8 @@ bool BlockDevice::Reject(bio* b) const {
   uint64_t bs = opt_.block_size;
   return (b->bi_rw & WRITE) != 0 || b->bi_size == 0 ||
          (b->bi_sector * 512) % bs != 0 || b->bi_size % bs != 0 ||
-         b->bi_sector + b->bi_size / 512 > capacity_sectors_;
+         b->bi_sector > capacity_sectors_ ||
+         b->bi_size / 512 > capacity_sectors_ - b->bi_sector;  // no overflow
 }
 
 void BlockDevice::submit(bio* b) {

@@ -159,6 +159,10 @@ const Contract kContracts[] = {
      "KMSAN", "mm/kmsan/report.c", "kmsan_report", "6.1-6.12",
      "an uninitialised pointer field (POISON_INUSE) used; before 6.1 a "
      "general protection fault"},
+    {C::kKmsanInfoleak, "kmsan.kernel_infoleak", kKernel, K::kUninitValue,
+     "KMSAN", "mm/kmsan/hooks.c", "kmsan_copy_to_user", "6.1-6.12",
+     "bytes of a page nobody wrote since its allocation copied to user "
+     "space (a read, a readlink): \"BUG: KMSAN: kernel-infoleak\""},
     {C::kKasanUseAfterFree, "kasan.use_after_free", kKernel, K::kUseAfterFree,
      "KASAN", "mm/kasan/report.c", "kasan_report", "4.0-6.12",
      "a load or store of a freed kmalloc object"},

@@ -63,6 +63,7 @@ enum class Check : uint16_t {
   kInvalidOpcode,
   kDivideError,
   kUninitPointer,
+  kKmsanInfoleak,
   kKasanUseAfterFree,
   kKasanDoubleFree,
   kKasanOutOfBounds,

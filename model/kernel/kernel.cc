@@ -3,6 +3,7 @@
 // API call makes, the object registries, and the quiescence invariants.
 #include "model/kernel/kernel.h"
 
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -378,7 +379,16 @@ page* Kernel::AllocPage() {
   p->data = static_cast<char*>(heap_.Alloc(PAGE_SIZE, false, "alloc_pages",
                                            t ? t->Comm() : "setup",
                                            t ? t->cpu : 0, kPageDataCache));
-  std::memset(p->data, POISON_INUSE, PAGE_SIZE);
+  if (config_.kmsan) {
+    static const auto* pattern = [] {
+      auto* a = new std::array<char, PAGE_SIZE>;
+      for (size_t i = 0; i < PAGE_SIZE; i++) (*a)[i] = UninitPagePattern(i);
+      return a;
+    }();
+    std::memcpy(p->data, pattern->data(), PAGE_SIZE);
+  } else {
+    std::memset(p->data, POISON_INUSE, PAGE_SIZE);
+  }
   p->_count.store(1);
   p->freed = false;
   pages_.push_back(std::move(p));

@@ -63,6 +63,11 @@ struct KernelConfig {
   // always kept in Kernel::lints(); with `lint` they are also reports
   // (warnings titled "lint: ...").
   bool lint = false;
+  // KMSAN's view of page memory: a fresh page is filled with a pattern that
+  // depends on the byte's offset (UninitPagePattern, page.h) instead of
+  // POISON_INUSE, so that bytes of a page nobody wrote are told apart
+  // where they reach user space (a run of them: mm/kmsan's kernel-infoleak).
+  bool kmsan = false;
   // The lock validator's class graph (debug kernel), shared by every copy
   // of this config. A scenario's RunSpec makes one when none is set, so
   // every run of one campaign adds to the same graph; a run without one

@@ -51,6 +51,12 @@ std::string page_flags_string(unsigned long flags);
 
 // Allocation: a fresh page with count 1, no mapping, no flags.
 page* alloc_page(unsigned gfp);
+// The byte at `offset` of a fresh page on a kernel with KernelConfig::kmsan:
+// no run of file data is likely to match a stretch of it at the same
+// offsets (a multiplicative hash of the offset, never a constant byte).
+inline char UninitPagePattern(size_t offset) {
+  return static_cast<char>(((offset + 1) * 0x9e3779b1u) >> 24);
+}
 page* page_cache_alloc(address_space* mapping);
 page* page_cache_alloc_readahead(address_space* mapping);
 

@@ -31,9 +31,13 @@ void RamDisk::Complete(bio* b) {
   Kernel& k = Kernel::Current();
   k.Charge(CostKind::kIrqEntry);
   int err = fault_ ? fault_(b) : 0;
-  uint64_t pos = b->bi_sector * 512;
+  // block/blk-core.c bio_check_eod: a bio past the end of the device (a
+  // corrupt image's block address, however large) fails with EIO; the
+  // bounds are checked without overflow.
+  uint64_t pos = b->bi_sector <= bytes_.size() / 512 ? b->bi_sector * 512
+                                                     : bytes_.size() + 1;
   for (const bio_vec& v : b->bi_io_vec) {
-    if (pos + v.bv_len > bytes_.size()) {
+    if (pos > bytes_.size() || v.bv_len > bytes_.size() - pos) {
       err = -EIO;
       break;
     }

@@ -14,7 +14,7 @@ import unittest
 ROOT = os.path.join(os.environ.get("TEST_SRCDIR", ""), "squashlab")
 if not os.path.isdir(os.path.join(ROOT, "model")):
     ROOT = "."
-SITE_DIRS = ["model/kernel", "harness"]
+SITE_DIRS = ["model/kernel", "harness", "harness/realfuzz"]
 CALL = re.compile(r"\b(Bug|Warn|Record|DebugBug|Lint)\(\s*([^,()]*),")
 # kernel.cc's old call shapes forward their `kind`; helpers their `check`.
 FORWARDED = {"check", "kind"}

@@ -93,6 +93,17 @@ void ReadaheadRun(::address_space* cm, ::file* cf, ::file_ra_state* ra,
 void Readahead(squashlab::readahead_control* mrac) {
   if (mrac->pages.empty()) return;
   ::address_space* cm = CMappingOf(mrac->mapping);
+  if (cm->a_ops->readahead == nullptr) {
+    // mm/readahead.c read_pages without ->readahead (a symlink's
+    // squashfs_symlink_aops): each page to ->read_folio, the MM's
+    // reference dropped as readahead_folio does.
+    for (squashlab::page* p : mrac->pages) {
+      ReadFolio(mrac->file, p);
+      squashlab::put_page(p);
+    }
+    mrac->pages.clear();
+    return;
+  }
   ::file* cf = CFileSynced(mrac->file, cm);
   ::file_ra_state ra{};
   if (cf == nullptr && mrac->ra != nullptr) RaToC(*mrac->ra, &ra);

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <memory>
 
+#include "model/linux/bridge/coverage.h"
+
 namespace squashlab::linux_bridge {
 
 ::page* RunState::Shadow(squashlab::page* p) {
@@ -50,6 +52,7 @@ void RunState::RegisterMapping(squashlab::address_space* m,
 }
 
 void RunState::SetSite(const char* file, int line, const char* func) {
+  CoverSite(file, func);
   Task* t = kernel_->current_task();
   std::lock_guard<std::mutex> l(mu_);
   sites_[t ? t->id : -1] = Site{file, line, func};

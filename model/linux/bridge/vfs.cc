@@ -4,10 +4,13 @@
 // dentries as far as lookup and the root need them, the super_block of
 // get_tree_bdev, mount options through fs_parse, and the calls the
 // directory, symlink and export code only needs to link.
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "model/kernel/block_device.h"
 #include "model/kernel/filemap.h"
@@ -61,6 +64,22 @@ struct inode* AllocInode(struct super_block* sb) {
   return i;
 }
 
+// The hash entry of `i`. It is hashed under the number iget_locked was
+// given, which fill_super's read of the inode may have replaced in i_ino
+// (squashfs_read_inode sets i_ino from the inode on disk; a corrupt image
+// makes the two differ): found by pointer, as the kernel's sb->s_inodes
+// list finds every inode at unmount whatever its number.
+std::map<std::pair<struct super_block*, unsigned long>,
+         struct inode*>::iterator
+Hashed(struct inode* i) {
+  auto& hash = Run().inode_hash();
+  auto it = hash.find({i->i_sb, i->i_ino});
+  if (it != hash.end() && it->second == i) return it;
+  for (it = hash.begin(); it != hash.end(); ++it)
+    if (it->second == i) return it;
+  return hash.end();
+}
+
 void SyncModelInode(struct inode* i) {
   auto* mi = static_cast<squashlab::inode*>(i->sl_model);
   mi->i_size = static_cast<uint64_t>(i->i_size);
@@ -108,7 +127,8 @@ void unlock_new_inode(struct inode* i) {
 void make_bad_inode(struct inode* i) { i->i_mode = 0; }
 void iget_failed(struct inode* i) {
   make_bad_inode(i);
-  Run().inode_hash().erase({i->i_sb, i->i_ino});
+  auto it = Hashed(i);
+  if (it != Run().inode_hash().end()) Run().inode_hash().erase(it);
   unlock_new_inode(i);
   iput(i);
 }
@@ -117,9 +137,7 @@ void iget_failed(struct inode* i) {
 void iput(struct inode* i) {
   if (i == nullptr) return;
   if (--i->i_count.counter > 0) return;
-  auto& hash = Run().inode_hash();
-  auto it = hash.find({i->i_sb, i->i_ino});
-  if (it != hash.end() && it->second == i) return;
+  if (Hashed(i) != Run().inode_hash().end()) return;
   auto& all = Run().inodes();
   for (auto& x : all)
     if (x == i) x = nullptr;
@@ -166,8 +184,8 @@ void kill_block_super(struct super_block* sb) {
   auto& hash = Run().inode_hash();
   for (struct inode*& i : Run().inodes()) {
     if (i == nullptr || i->i_sb != sb) continue;
-    auto it = hash.find({sb, i->i_ino});
-    if (it == hash.end() || it->second != i) continue;  // not the dcache's
+    auto it = Hashed(i);
+    if (it == hash.end()) continue;  // not the dcache's
     struct inode* gone = i;
     i = nullptr;
     hash.erase(it);
@@ -217,7 +235,12 @@ struct dentry* d_splice_alias(struct inode* i, struct dentry* d) {
   d->d_inode = i;
   return nullptr;
 }
+// fs/dcache.c d_obtain_alias: an ERR_PTR inode passes through, NULL is
+// -ESTALE (squashfs_export_iget hands over squashfs_iget's result as is).
 struct dentry* d_obtain_alias(struct inode* i) {
+  if (i == nullptr) return reinterpret_cast<struct dentry*>(-ESTALE);
+  if (reinterpret_cast<uintptr_t>(i) >= static_cast<uintptr_t>(-4095))
+    return reinterpret_cast<struct dentry*>(i);
   return d_make_root(i);
 }
 

@@ -416,6 +416,34 @@ struct fs_parse_result {
   };
 };
 
+/* Directories (include/linux/fs.h): getdents' callback state. */
+struct dir_context;
+typedef bool (*filldir_t)(struct dir_context *, const char *, int, loff_t, u64,
+                          unsigned);
+struct dir_context {
+  filldir_t actor;
+  loff_t pos;
+};
+
+/* File handles (include/linux/exportfs.h). */
+struct fid {
+  union {
+    struct {
+      u32 ino;
+      u32 gen;
+      u32 parent_ino;
+      u32 parent_gen;
+    } i32;
+    __u32 raw[4];
+  };
+};
+struct export_operations {
+  int (*encode_fh)(struct inode *, __u32 *, int *, struct inode *);
+  struct dentry *(*fh_to_dentry)(struct super_block *, struct fid *, int, int);
+  struct dentry *(*fh_to_parent)(struct super_block *, struct fid *, int, int);
+  struct dentry *(*get_parent)(struct dentry *);
+};
+
 #ifdef __cplusplus
 }  // namespace kabi
 using namespace kabi;  // NOLINT: the bridge names the kernel's types as C does

@@ -106,13 +106,7 @@ extern const struct inode_operations page_symlink_inode_operations;
 int generic_getattr(void *, const void *, void *, u32, unsigned int);
 
 /* Directories. */
-struct dir_context;
-typedef bool (*filldir_t)(struct dir_context *, const char *, int, loff_t, u64,
-                          unsigned);
-struct dir_context {
-  filldir_t actor;
-  loff_t pos;
-};
+/* struct dir_context: abi.h (the walk of a mount calls ->iterate_shared). */
 static inline bool dir_emit(struct dir_context *ctx, const char *name,
                             int namelen, u64 ino, unsigned type) {
   return ctx->actor(ctx, name, namelen, ctx->pos, ino, type);
@@ -127,25 +121,9 @@ struct dentry *d_splice_alias(struct inode *i, struct dentry *d);
 struct dentry *d_obtain_alias(struct inode *i);
 
 /* Export. */
-struct fid {
-  union {
-    struct {
-      u32 ino;
-      u32 gen;
-      u32 parent_ino;
-      u32 parent_gen;
-    } i32;
-    __u32 raw[0];
-  };
-};
+/* struct fid, struct export_operations: abi.h (file-handle lookups). */
 #define FILEID_INO32_GEN 1
 #define FILEID_INO32_GEN_PARENT 2
-struct export_operations {
-  int (*encode_fh)(struct inode *, __u32 *, int *, struct inode *);
-  struct dentry *(*fh_to_dentry)(struct super_block *, struct fid *, int, int);
-  struct dentry *(*fh_to_parent)(struct super_block *, struct fid *, int, int);
-  struct dentry *(*get_parent)(struct dentry *);
-};
 
 int generic_encode_ino32_fh(struct inode *i, __u32 *fh, int *max_len,
                             struct inode *parent);

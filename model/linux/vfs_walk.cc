@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// This file implements the VFS calls of a user's walk over real kernel code.
+#include "model/linux/vfs_walk.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "model/kernel/kernel.h"
+#include "model/linux/bridge/coverage.h"
+#include "model/linux/include/squashlab/abi.h"
+
+namespace squashlab {
+namespace {
+
+bool IsErrPtr(const void* p) {
+  return reinterpret_cast<uintptr_t>(p) >= static_cast<uintptr_t>(-4095);
+}
+int PtrErr(const void* p) {
+  return static_cast<int>(reinterpret_cast<intptr_t>(p));
+}
+
+// fs/readdir.c's getdents callback state: the entries so far.
+struct WalkDirContext {
+  ::dir_context ctx;  // first: the actor gets its address
+  std::vector<LinuxDirent>* out;
+  size_t max;
+};
+
+bool CollectEntry(::dir_context* ctx, const char* name, int len, kabi::loff_t,
+                  kabi::u64 ino, unsigned type) {
+  auto* w = reinterpret_cast<WalkDirContext*>(ctx);
+  if (w->out->size() >= w->max) return false;
+  if (len < 0) len = 0;
+  w->out->push_back(LinuxDirent{std::string(name, static_cast<size_t>(len)),
+                                ino, type});
+  return true;
+}
+
+::dentry* NewDentry(::super_block* sb, const std::string& name) {
+  Kernel& k = Kernel::Current();
+  auto* copy = k.New<std::string>(name);
+  auto* d = k.New<::dentry>();
+  d->d_name.len = static_cast<kabi::u32>(copy->size());
+  d->d_name.name = reinterpret_cast<const unsigned char*>(copy->c_str());
+  d->d_sb = sb;
+  return d;
+}
+
+kabi::inode* FromDentry(::dentry* res, int* err) {
+  if (res == nullptr) {
+    *err = -ESTALE;
+    return nullptr;
+  }
+  if (IsErrPtr(res)) {
+    *err = PtrErr(res);
+    return nullptr;
+  }
+  *err = 0;
+  return res->d_inode;
+}
+
+}  // namespace
+
+kabi::inode* LinuxRootInode(kabi::super_block* sb) {
+  return sb->s_root ? sb->s_root->d_inode : nullptr;
+}
+
+int LinuxReadDir(kabi::inode* dir, size_t max, std::vector<LinuxDirent>* out) {
+  if (dir->i_fop == nullptr || dir->i_fop->iterate_shared == nullptr)
+    return -ENOTDIR;
+  Kernel& k = Kernel::Current();
+  auto* f = k.New<::file>();
+  f->f_inode = dir;
+  f->f_mapping = dir->i_mapping;
+  auto* w = k.New<WalkDirContext>();
+  w->ctx.actor = CollectEntry;
+  w->ctx.pos = 0;
+  w->out = out;
+  w->max = max;
+  // getdents calls ->iterate_shared until it emits nothing more.
+  for (int round = 0; round < 64; round++) {
+    const size_t before = out->size();
+    const kabi::loff_t pos = w->ctx.pos;
+    int err = dir->i_fop->iterate_shared(f, &w->ctx);
+    if (err < 0) return err;
+    if (out->size() == before || out->size() >= max || w->ctx.pos == pos)
+      break;
+  }
+  return 0;
+}
+
+kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name,
+                           int* err) {
+  if (dir->i_op == nullptr || dir->i_op->lookup == nullptr) {
+    *err = -ENOTDIR;
+    return nullptr;
+  }
+  ::dentry* d = NewDentry(dir->i_sb, name);
+  ::dentry* res = dir->i_op->lookup(dir, d, 0);
+  if (IsErrPtr(res)) {
+    *err = PtrErr(res);
+    return nullptr;
+  }
+  kabi::inode* i = res ? res->d_inode : d->d_inode;
+  *err = i ? 0 : -ENOENT;
+  return i;
+}
+
+bool LinuxExportable(kabi::super_block* sb) {
+  return sb->s_export_op != nullptr &&
+         sb->s_export_op->fh_to_dentry != nullptr;
+}
+
+kabi::inode* LinuxFhToInode(kabi::super_block* sb, uint32_t ino, int* err) {
+  auto* fid = Kernel::Current().New<::fid>();
+  fid->i32.ino = ino;
+  fid->i32.gen = 0;
+  return FromDentry(
+      sb->s_export_op->fh_to_dentry(sb, fid, 2, 1 /* FILEID_INO32_GEN */), err);
+}
+
+kabi::inode* LinuxGetParent(kabi::inode* dir, int* err) {
+  ::super_block* sb = dir->i_sb;
+  if (sb->s_export_op == nullptr || sb->s_export_op->get_parent == nullptr) {
+    *err = -ESTALE;
+    return nullptr;
+  }
+  auto* d = Kernel::Current().New<::dentry>();
+  d->d_inode = dir;
+  d->d_sb = sb;
+  d->d_parent = d;
+  return FromDentry(sb->s_export_op->get_parent(d), err);
+}
+
+unsigned LinuxInodeMode(const kabi::inode* i) { return i->i_mode; }
+uint64_t LinuxInodeNumber(const kabi::inode* i) { return i->i_ino; }
+int64_t LinuxInodeSize(const kabi::inode* i) { return i->i_size; }
+inode* LinuxModelInode(kabi::inode* i) {
+  return static_cast<inode*>(i->sl_model);
+}
+
+void LinuxCoverageEnable(bool on) { linux_bridge::EnableCoverage(on); }
+size_t LinuxCoverageSites() { return linux_bridge::CoveredSites(); }
+std::vector<std::string> LinuxFunctionsReached() {
+  return linux_bridge::CoveredFunctions();
+}
+
+}  // namespace squashlab
