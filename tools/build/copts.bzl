@@ -19,26 +19,49 @@ SQUASHLAB_COPTS = [
 # rest of the binary keeps it). Under --config=tsan the code under test
 # keeps ThreadSanitizer (its races are what that build is for) and has no
 # compiler-inserted KASAN checks.
-_KASAN_GCC = [
-    "-fsanitize=kernel-address",
-    "--param=asan-instrumentation-with-call-threshold=0",
-    "--param=asan-stack=0",
-    "--param=asan-globals=0",
-    "-DSQUASHLAB_KASAN=1",
-]
 
-_KASAN_CLANG = [
-    "-fsanitize=kernel-address",
-    "-mllvm",
-    "-asan-instrumentation-with-call-threshold=0",
-    "-mllvm",
-    "-asan-stack=0",
-    "-mllvm",
-    "-asan-globals=0",
-    "-mllvm",
-    "-asan-memory-access-callback-prefix=__sl_kasan_",
-    "-DSQUASHLAB_KASAN=1",
-]
+# The shadow offset of the real kernel's modules' inline checks (below).
+# Not a power of two: clang would form the shadow address with an OR,
+# which past 2^47 no longer names the address it stands for.
+KASAN_SHADOW_OFFSET = "0xf0000000000"
+
+def _kasan_gcc(inline):
+    if inline:
+        checks = [
+            "--param=asan-instrumentation-with-call-threshold=100000",
+            "-fasan-shadow-offset=" + KASAN_SHADOW_OFFSET,
+        ]
+    else:
+        checks = ["--param=asan-instrumentation-with-call-threshold=0"]
+    return ["-fsanitize=kernel-address"] + checks + [
+        "--param=asan-stack=0",
+        "--param=asan-globals=0",
+        "-DSQUASHLAB_KASAN=1",
+    ]
+
+def _kasan_clang(inline):
+    if inline:
+        checks = [
+            "-mllvm",
+            "-asan-instrumentation-with-call-threshold=100000",
+            "-mllvm",
+            "-asan-mapping-offset=" + KASAN_SHADOW_OFFSET,
+        ]
+    else:
+        checks = ["-mllvm", "-asan-instrumentation-with-call-threshold=0"]
+    return ["-fsanitize=kernel-address"] + checks + [
+        "-mllvm",
+        "-asan-stack=0",
+        "-mllvm",
+        "-asan-globals=0",
+        "-mllvm",
+        "-asan-memory-access-callback-prefix=__sl_kasan_",
+        "-DSQUASHLAB_KASAN=1",
+    ]
+
+_KASAN_GCC = _kasan_gcc(inline = False)
+
+_KASAN_CLANG = _kasan_clang(inline = False)
 
 # UBSan's null and alignment checks would fire before the model's own
 # report of a NULL or poison pointer (the kernel's oops): off there.
@@ -56,37 +79,13 @@ KASAN_COPTS = select({
 # built with CONFIG_KASAN_INLINE is (scripts/Makefile.kasan): each access
 # reads its shadow byte at a fixed offset in the instruction stream and
 # calls the runtime (kasan.cc's __asan_report_*) only on a bad one; the
-# shadow is model/kernel/kasan_shadow.h's (the offset below is its
-# kKasanShadowOffset). A call per access, as the ports make, costs the
+# shadow is model/kernel/kasan_shadow.h's (KASAN_SHADOW_OFFSET above is
+# its kKasanShadowOffset). A call per access, as the ports make, costs the
 # kernel's own decompressors about twice the time. Under a userspace
 # sanitizer, whose shadow owns that range, they keep the outlined calls.
-# Not a power of two: clang would form the shadow address with an OR,
-# which past 2^47 no longer names the address it stands for.
-KASAN_SHADOW_OFFSET = "0xf0000000000"
+_KASAN_INLINE_GCC = _kasan_gcc(inline = True)
 
-_KASAN_INLINE_GCC = [
-    "-fsanitize=kernel-address",
-    "--param=asan-instrumentation-with-call-threshold=100000",
-    "-fasan-shadow-offset=" + KASAN_SHADOW_OFFSET,
-    "--param=asan-stack=0",
-    "--param=asan-globals=0",
-    "-DSQUASHLAB_KASAN=1",
-]
-
-_KASAN_INLINE_CLANG = [
-    "-fsanitize=kernel-address",
-    "-mllvm",
-    "-asan-instrumentation-with-call-threshold=100000",
-    "-mllvm",
-    "-asan-mapping-offset=" + KASAN_SHADOW_OFFSET,
-    "-mllvm",
-    "-asan-stack=0",
-    "-mllvm",
-    "-asan-globals=0",
-    "-mllvm",
-    "-asan-memory-access-callback-prefix=__sl_kasan_",
-    "-DSQUASHLAB_KASAN=1",
-]
+_KASAN_INLINE_CLANG = _kasan_clang(inline = True)
 
 KASAN_MODULE_COPTS = select({
     "//tools/build:san_tsan": [],
