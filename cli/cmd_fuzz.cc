@@ -45,8 +45,8 @@ int RunFuzzJob(const FuzzArgs& args) {
               << " against the header layer\n";
     auto tree = LoadSourceTree(args.source, &std::cerr);
     if (!tree.ok())
-      return UsageError("fuzz", "--source " + args.source + ": " +
-                                    tree.status().ToString());
+      return UsageError(
+          "fuzz", "--source " + args.source + ": " + tree.status().ToString());
     variant = "linux-src";
     run.target = tree->dir + " (linux-src/" + args.decomp + ")";
     run.replay_arg = "--source " + args.source;
@@ -84,9 +84,9 @@ int RunFuzzJob(const FuzzArgs& args) {
   opt.minimise_budget = args.minimise_budget;
   std::cerr << "squashlab fuzz: " << run.target << ", " << opt.seeds.size()
             << " seed images, "
-            << (args.runs > 0 ? std::to_string(args.runs) + " executions"
-                              : std::to_string(static_cast<long>(opt.seconds)) +
-                                    " s")
+            << (args.runs > 0
+                    ? std::to_string(args.runs) + " executions"
+                    : std::to_string(static_cast<long>(opt.seconds)) + " s")
             << "\n";
   FuzzResult res = RunFuzz(opt, &std::cerr);
   if (!args.out_dir.empty()) {

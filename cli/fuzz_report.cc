@@ -45,7 +45,8 @@ std::string FormatFuzzReport(const FuzzResult& r, const FuzzRun& run) {
       << "  replay: " << ReplayCommand(run, i) << "\n";
   }
   char line[256];
-  o << "\n" << run.target << ": " << r.execs << " executions in "
+  o << "\n"
+    << run.target << ": " << r.execs << " executions in "
     << static_cast<long>(r.seconds) << " s ("
     << static_cast<long>(r.execs / std::max(r.seconds, 1e-9)) << "/s)\n";
   std::snprintf(line, sizeof line, "%-4s %-64s %10s %8s %7s\n", "#", "title",
@@ -83,8 +84,8 @@ Status WriteFuzzImages(const std::string& dir, const FuzzResult& r,
   for (size_t i = 0; i < r.findings.size(); i++) {
     const FuzzFinding& f = r.findings[i];
     const std::string base = dir + "/finding-" + std::to_string(i + 1);
-    for (const auto& [suffix, bytes] :
-         {std::pair{".sqfs", &f.minimised}, std::pair{".found.sqfs", &f.image}}) {
+    for (const auto& [suffix, bytes] : {std::pair{".sqfs", &f.minimised},
+                                        std::pair{".found.sqfs", &f.image}}) {
       std::ofstream out(base + suffix, std::ios::binary);
       out.write(reinterpret_cast<const char*>(bytes->data()),
                 static_cast<std::streamsize>(bytes->size()));

@@ -67,8 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       squashlab::RunWalk(Target(), squashlab::WalkLimits{}, image);
   if (o.reports.empty()) return 0;
   for (const squashlab::Report& r : o.reports)
-    std::fprintf(stderr, "==real_code_image_fuzzer== %s\n%s\n",
-                 r.title.c_str(), r.ToString().c_str());
+    std::fprintf(stderr, "==real_code_image_fuzzer== %s\n%s\n", r.title.c_str(),
+                 r.ToString().c_str());
   std::abort();
 }
 

@@ -24,8 +24,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!tree->by_mount) {
-    std::fprintf(stderr, "real_code_module: %s chooses its decompressor at "
-                         "build time (before 6.2); the fuzzer loads 6.12's\n",
+    std::fprintf(stderr,
+                 "real_code_module: %s chooses its decompressor at "
+                 "build time (before 6.2); the fuzzer loads 6.12's\n",
                  argv[1]);
     return 1;
   }

@@ -188,17 +188,16 @@ FuzzResult RunFuzz(const FuzzOptions& opt, std::ostream* log) {
       sites = now;
       corpus.push_back({from.seed, input});
     }
-    if (log && std::chrono::duration<double>(Clock::now() - last_log).count() >=
-                   5) {
+    if (log &&
+        std::chrono::duration<double>(Clock::now() - last_log).count() >= 5) {
       last_log = Clock::now();
       const double s = Since(start);
       char line[200];
       std::snprintf(line, sizeof line,
                     "squashlab fuzz: %ld executions, %.0f s, %.0f exec/s, "
                     "corpus %zu, %zu functions, %zu findings\n",
-                    res.execs, s, res.execs / std::max(s, 1e-9),
-                    corpus.size(), LinuxFunctionsReached().size(),
-                    res.findings.size());
+                    res.execs, s, res.execs / std::max(s, 1e-9), corpus.size(),
+                    LinuxFunctionsReached().size(), res.findings.size());
       *log << line << std::flush;
     }
   }

@@ -30,9 +30,9 @@ struct FuzzOptions {
   WalkTarget target;
   WalkLimits limits;
   std::vector<SeedImage> seeds;
-  double seconds = 60;   // 0: no time limit
-  long max_execs = 0;    // 0: no limit
-  uint64_t seed = 1;     // the mutator's
+  double seconds = 60;  // 0: no time limit
+  long max_execs = 0;   // 0: no limit
+  uint64_t seed = 1;    // the mutator's
   bool stop_at_first = false;
   long minimise_budget = 400;  // walks to minimise each finding
   // Where the input goes if the process aborts under it ("": nowhere).
@@ -40,15 +40,15 @@ struct FuzzOptions {
 };
 
 struct FuzzFinding {
-  Report report;            // the first of its title
-  std::string seed_name;    // the seed it was mutated from
+  Report report;          // the first of its title
+  std::string seed_name;  // the seed it was mutated from
   std::vector<std::string> mutations;
   std::vector<uint8_t> image;      // as found
   std::vector<uint8_t> minimised;  // the fewest bytes changed from the seed
   long bytes_changed = 0;          // in `minimised`, against the seed
   long exec = 0;                   // executions up to and including it
   double seconds = 0;
-  long count = 0;                  // executions that reported this title
+  long count = 0;  // executions that reported this title
 };
 
 struct FuzzResult {

@@ -100,13 +100,20 @@ class Parser {
       const char* name;
       size_t at, width;
     } kFields[] = {
-        {"sb.magic", 0, 4},          {"sb.inodes", 4, 4},
-        {"sb.mkfs_time", 8, 4},      {"sb.block_size", 12, 4},
-        {"sb.fragments", 16, 4},     {"sb.compression", 20, 2},
-        {"sb.block_log", 22, 2},     {"sb.flags", 24, 2},
-        {"sb.no_ids", 26, 2},        {"sb.s_major", 28, 2},
-        {"sb.s_minor", 30, 2},       {"sb.root_inode", 32, 8},
-        {"sb.bytes_used", 40, 8},    {"sb.id_table_start", 48, 8},
+        {"sb.magic", 0, 4},
+        {"sb.inodes", 4, 4},
+        {"sb.mkfs_time", 8, 4},
+        {"sb.block_size", 12, 4},
+        {"sb.fragments", 16, 4},
+        {"sb.compression", 20, 2},
+        {"sb.block_log", 22, 2},
+        {"sb.flags", 24, 2},
+        {"sb.no_ids", 26, 2},
+        {"sb.s_major", 28, 2},
+        {"sb.s_minor", 30, 2},
+        {"sb.root_inode", 32, 8},
+        {"sb.bytes_used", 40, 8},
+        {"sb.id_table_start", 48, 8},
         {"sb.xattr_id_table_start", 56, 8},
         {"sb.inode_table_start", 64, 8},
         {"sb.directory_table_start", 72, 8},
@@ -159,12 +166,13 @@ class Parser {
     };
     auto blocks = [&](uint64_t size, uint64_t frag, size_t at) -> size_t {
       if (block_size_ == 0 || block_size_ > (1u << 20)) return 0;
-      uint64_t n = frag == 0xffffffffULL ? (size + block_size_ - 1) / block_size_
-                                         : size / block_size_;
+      uint64_t n = frag == 0xffffffffULL
+                       ? (size + block_size_ - 1) / block_size_
+                       : size / block_size_;
       n = std::min<uint64_t>(n, 256);
       for (uint64_t i = 0; i < n; i++)
-        AddStream(FieldKind::kBlockLength, "inode.block_length", s,
-                  at + 4 * i, 4);
+        AddStream(FieldKind::kBlockLength, "inode.block_length", s, at + 4 * i,
+                  4);
       return static_cast<size_t>(n) * 4;
     };
     switch (type) {
@@ -289,17 +297,16 @@ class Parser {
     if (count == 0 || !Fits(index_at, 8)) return;
     out_.values.push_back(count);
     out_.values.push_back(count + 1);
-    const uint64_t blocks =
-        std::min<uint64_t>((count * entry + kMetadataSize - 1) / kMetadataSize,
-                           64);
+    const uint64_t blocks = std::min<uint64_t>(
+        (count * entry + kMetadataSize - 1) / kMetadataSize, 64);
     for (uint64_t i = 0; i < blocks; i++) {
       const uint64_t at = index_at + 8 * i;
       if (!Fits(at, 8)) return;
       Add(FieldKind::kTablePointer, name + ".index", at, 8);
       const uint64_t block = Le(img_, at, 8);
       if (block >= img_.size()) continue;
-      Stream s = Chain(block, std::min<uint64_t>(block + 2 + kMetadataSize,
-                                                 img_.size()));
+      Stream s = Chain(
+          block, std::min<uint64_t>(block + 2 + kMetadataSize, img_.size()));
       for (size_t e = 0; s.Has(e + entry, 0) && e < 64 * entry; e += entry) {
         size_t off = 0;
         for (size_t w : parts) {

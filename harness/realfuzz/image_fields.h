@@ -32,8 +32,8 @@ enum class FieldKind {
 
 struct ImageField {
   FieldKind kind;
-  std::string name;         // "sb.inodes", "inode.file_size", ...
-  std::vector<size_t> at;   // the image offsets of its bytes, least first
+  std::string name;        // "sb.inodes", "inode.file_size", ...
+  std::vector<size_t> at;  // the image offsets of its bytes, least first
   uint64_t Read(std::span<const uint8_t> image) const;
   void Write(std::span<uint8_t> image, uint64_t value) const;
 };

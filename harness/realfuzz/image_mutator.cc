@@ -62,10 +62,9 @@ size_t ImageMutator::ByteChange(uint8_t* data, size_t size,
       std::snprintf(line, sizeof line, "byte at %zu = 0x%02x", at, data[at]);
       break;
     case 2: {
-      static const uint32_t kInteresting[] = {0,      1,          0x7f,
-                                              0x80,   0xff,       0x7fff,
-                                              0x8000, 0xffff,     0x1000,
-                                              0x2000, 0x7fffffff, 0xffffffff};
+      static const uint32_t kInteresting[] = {
+          0,      1,      0x7f,   0x80,   0xff,       0x7fff,
+          0x8000, 0xffff, 0x1000, 0x2000, 0x7fffffff, 0xffffffff};
       const size_t width = size_t{1} << Below(3);
       if (at + width > size) return size;
       const uint32_t v = kInteresting[Below(std::size(kInteresting))];
@@ -75,7 +74,8 @@ size_t ImageMutator::ByteChange(uint8_t* data, size_t size,
     }
     case 3: {
       const size_t from = Below(size);
-      const size_t n = std::min<size_t>(1 + Below(64), size - std::max(at, from));
+      const size_t n =
+          std::min<size_t>(1 + Below(64), size - std::max(at, from));
       std::memmove(data + at, data + from, n);
       std::snprintf(line, sizeof line, "%zu bytes from %zu copied to %zu", n,
                     from, at);

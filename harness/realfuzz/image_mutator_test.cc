@@ -4,13 +4,14 @@
 // kind of field (and the fields hold what mksquashfs wrote), parsing any
 // bytes stays inside them, and mutation is deterministic and changes the
 // image.
+#include "harness/realfuzz/image_mutator.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 
 #include "harness/realfuzz/image_fields.h"
-#include "harness/realfuzz/image_mutator.h"
 #include "harness/realfuzz/seeds.h"
 
 namespace squashlab {
@@ -55,7 +56,8 @@ TEST(ImageFields, MapReachesEveryKindOfField) {
   // The inode and directory tables' blocks are stored uncompressed (bit
   // 15 of their length words set): their fields are in the map above.
   int uncompressed = 0;
-  for (uint64_t w : by_name["metadata.length"]) uncompressed += (w & 0x8000) != 0;
+  for (uint64_t w : by_name["metadata.length"])
+    uncompressed += (w & 0x8000) != 0;
   EXPECT_GE(uncompressed, 2);
 }
 

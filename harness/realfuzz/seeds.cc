@@ -7,10 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <span>
 
 namespace squashlab {
@@ -61,9 +61,9 @@ Status MakeTree(const fs::path& root) {
 Status Mksquashfs(const fs::path& tree, const fs::path& out,
                   const std::vector<std::string>& options) {
   std::vector<std::string> argv = {"mksquashfs", tree.string(), out.string(),
-                                   "-noappend", "-quiet", "-no-progress",
-                                   "-all-root", "-mkfs-time", "0",
-                                   "-all-time", "0", "-nopad"};
+                                   "-noappend",  "-quiet",      "-no-progress",
+                                   "-all-root",  "-mkfs-time",  "0",
+                                   "-all-time",  "0",           "-nopad"};
   argv.insert(argv.end(), options.begin(), options.end());
   pid_t pid = fork();
   if (pid < 0) return Status::IoError("fork failed");
@@ -123,7 +123,8 @@ StatusOr<std::vector<SeedImage>> DefaultFuzzSeeds() {
   fs::remove_all(dir, ec);
   if (!st.ok()) return st;
   auto small = EmbeddedSmallImage();
-  seeds.push_back({"embedded", std::vector<uint8_t>(small.begin(), small.end())});
+  seeds.push_back(
+      {"embedded", std::vector<uint8_t>(small.begin(), small.end())});
   return seeds;
 }
 

@@ -99,12 +99,10 @@ class Walker {
                     f->f_mapping->host ? f->f_mapping->host->i_ino : 0UL);
       std::string text = body;
       auto it = f->f_mapping->page_tree.find(first >> PAGE_SHIFT);
-      if (it != f->f_mapping->page_tree.end())
-        text += dump_page(it->second);
-      Kernel::Current().Bug(Check::kKmsanInfoleak,
-                            std::string("BUG: KMSAN: kernel-infoleak in ") +
-                                copy,
-                            text);
+      if (it != f->f_mapping->page_tree.end()) text += dump_page(it->second);
+      Kernel::Current().Bug(
+          Check::kKmsanInfoleak,
+          std::string("BUG: KMSAN: kernel-infoleak in ") + copy, text);
     }
   }
 

@@ -31,8 +31,8 @@ bool CollectEntry(::dir_context* ctx, const char* name, int len, kabi::loff_t,
   auto* w = reinterpret_cast<WalkDirContext*>(ctx);
   if (w->out->size() >= w->max) return false;
   if (len < 0) len = 0;
-  w->out->push_back(LinuxDirent{std::string(name, static_cast<size_t>(len)),
-                                ino, type});
+  w->out->push_back(
+      LinuxDirent{std::string(name, static_cast<size_t>(len)), ino, type});
   return true;
 }
 
@@ -83,8 +83,7 @@ int LinuxReadDir(kabi::inode* dir, size_t max, std::vector<LinuxDirent>* out) {
     const kabi::loff_t pos = w->ctx.pos;
     int err = dir->i_fop->iterate_shared(f, &w->ctx);
     if (err < 0) return err;
-    if (out->size() == before || out->size() >= max || w->ctx.pos == pos)
-      break;
+    if (out->size() == before || out->size() >= max || w->ctx.pos == pos) break;
   }
   return 0;
 }
@@ -107,8 +106,7 @@ kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name,
 }
 
 bool LinuxExportable(kabi::super_block* sb) {
-  return sb->s_export_op != nullptr &&
-         sb->s_export_op->fh_to_dentry != nullptr;
+  return sb->s_export_op != nullptr && sb->s_export_op->fh_to_dentry != nullptr;
 }
 
 kabi::inode* LinuxFhToInode(kabi::super_block* sb, uint32_t ino, int* err) {

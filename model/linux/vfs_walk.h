@@ -37,8 +37,7 @@ kabi::inode* LinuxRootInode(kabi::super_block* sb);
 int LinuxReadDir(kabi::inode* dir, size_t max, std::vector<LinuxDirent>* out);
 // ->lookup of `name` in `dir`: the inode, or null with *err (-ENOENT for a
 // negative dentry, the errno of an ERR_PTR).
-kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name,
-                           int* err);
+kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name, int* err);
 // Whether the mount has export operations (the image has an export table).
 bool LinuxExportable(kabi::super_block* sb);
 // ->fh_to_dentry of a FILEID_INO32_GEN handle for inode number `ino`, and

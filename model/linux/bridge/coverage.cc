@@ -7,8 +7,8 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <utility>
 #include <unordered_set>
+#include <utility>
 
 namespace squashlab::linux_bridge {
 namespace {

@@ -69,8 +69,7 @@ struct inode* AllocInode(struct super_block* sb) {
 // (squashfs_read_inode sets i_ino from the inode on disk; a corrupt image
 // makes the two differ): found by pointer, as the kernel's sb->s_inodes
 // list finds every inode at unmount whatever its number.
-std::map<std::pair<struct super_block*, unsigned long>,
-         struct inode*>::iterator
+std::map<std::pair<struct super_block*, unsigned long>, struct inode*>::iterator
 Hashed(struct inode* i) {
   auto& hash = Run().inode_hash();
   auto it = hash.find({i->i_sb, i->i_ino});
