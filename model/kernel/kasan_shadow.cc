@@ -4,7 +4,6 @@
 
 #include <sys/mman.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -15,7 +14,7 @@ namespace squashlab {
 namespace {
 
 std::once_flag g_once;
-std::atomic<bool> g_reserved{false};
+bool g_reserved = false;  // written once, under g_once
 std::string g_why;
 
 void Reserve() {
@@ -37,7 +36,7 @@ void Reserve() {
   }
   // The zero page: a NULL + offset access goes to the runtime (an oops).
   std::memset(KasanShadowOf(0), static_cast<uint8_t>(kShadowNever), 4096 / 8);
-  g_reserved.store(true, std::memory_order_release);
+  g_reserved = true;
 }
 
 }  // namespace
@@ -58,13 +57,8 @@ bool KasanInlineBuild() {
 
 bool ReserveKasanShadow(std::string* why) {
   std::call_once(g_once, Reserve);
-  const bool ok = g_reserved.load(std::memory_order_acquire);
-  if (!ok && why != nullptr) *why = g_why;
-  return ok;
-}
-
-bool KasanShadowReserved() {
-  return g_reserved.load(std::memory_order_acquire);
+  if (!g_reserved && why != nullptr) *why = g_why;
+  return g_reserved;
 }
 
 bool KasanAddressOfShadow(uintptr_t s, uintptr_t* a) {

@@ -47,9 +47,7 @@ bool KasanInlineBuild();
 // with the host's reason in *why, when it cannot be (an address-space
 // limit, the range taken).
 bool ReserveKasanShadow(std::string* why);
-// Whether it is reserved (does not try).
-bool KasanShadowReserved();
-// The shadow byte of a. REQUIRES: KasanShadowReserved(), a < 2^47.
+// The shadow byte of a. REQUIRES: ReserveKasanShadow() true, a < 2^47.
 inline int8_t* KasanShadowOf(uintptr_t a) {
   return reinterpret_cast<int8_t*>(kKasanShadowOffset + (a >> 3));
 }
