@@ -3,7 +3,7 @@
 as C against the header layer into a shared object the explorer loads, with
 the lib/ decompressors of the same package linked into it."""
 
-load("//tools/build:copts.bzl", "KASAN_MODULE_COPTS")
+load("//tools/build:copts.bzl", "KASAN_MODULE_COPTS", "UBSAN_MODULE_COPTS")
 
 # The read path and everything it links against; xattr support is off
 # (CONFIG_SQUASHFS_XATTR=n), the file cache is FILE_DIRECT (Debian's).
@@ -135,10 +135,13 @@ def kernel_module(name, repo, strategies, config = []):
             repo + "//:decompressor_interfaces",
             "include/squashlab/kasan_mem.c",
         ],
-        # A KASAN kernel's compilation: every load and store is checked
-        # against the slab arena's shadow (copts.bzl, model/kernel/kasan.cc).
+        # A KASAN and UBSAN kernel's compilation: every load and store is
+        # checked against the slab arena's shadow, every shift and array
+        # index as the package's tree configures UBSAN (copts.bzl,
+        # model/kernel/kasan.cc, model/kernel/ubsan.cc).
         copts = KERNEL_COPTS + _include_copts(repo) +
-                ["-D" + c for c in COMMON_CONFIG + config] + KASAN_MODULE_COPTS,
+                ["-D" + c for c in COMMON_CONFIG + config] +
+                KASAN_MODULE_COPTS + UBSAN_MODULE_COPTS[repo],
         linkopts = ["-Wl,-Bsymbolic"],
         deps = [
             ":decompressors_" + repo.lstrip("@"),
