@@ -110,9 +110,9 @@ void AddFuzzCommand(CLI::App* root, CommandRunner* run) {
       "Feed real fs/squashfs malformed images in process: each a seed "
       "image mutated field by field, mounted by the code's own fill_super "
       "and walked (every directory listed and name looked up, every file "
-      "read in several chunk sizes and its last page, symlinks, file "
-      "handles) under KASAN, kmemleak, lockdep and the hung-task check; a "
-      "table of findings, one per title.");
+      "read in several chunk sizes and its last page, symlinks, xattrs, "
+      "file handles) under KASAN, UBSAN, kmemleak, lockdep and the "
+      "hung-task check; a table of findings, one per title.");
   c->add_option("--source", args->source,
                 "a fs/squashfs directory (or a kernel tree) to build as "
                 "`verify --source` does and fuzz")

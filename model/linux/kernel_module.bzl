@@ -5,8 +5,9 @@ the lib/ decompressors of the same package linked into it."""
 
 load("//tools/build:copts.bzl", "KASAN_MODULE_COPTS", "UBSAN_MODULE_COPTS")
 
-# The read path and everything it links against; xattr support is off
-# (CONFIG_SQUASHFS_XATTR=n), the file cache is FILE_DIRECT (Debian's).
+# The read path and everything it links against, with xattr support
+# (CONFIG_SQUASHFS_XATTR=y) and the file cache FILE_DIRECT, as Debian
+# builds it.
 SQUASHFS_FILES = [
     "block.c",
     "cache.c",
@@ -24,6 +25,8 @@ SQUASHFS_FILES = [
     "page_actor.c",
     "super.c",
     "symlink.c",
+    "xattr.c",
+    "xattr_id.c",
     "xz_wrapper.c",
     "zlib_wrapper.c",
     "zstd_wrapper.c",
@@ -41,6 +44,7 @@ SQUASHFS_HEADERS = [
 
 COMMON_CONFIG = [
     "CONFIG_SQUASHFS_FILE_DIRECT",
+    "CONFIG_SQUASHFS_XATTR",
     "CONFIG_SQUASHFS_ZLIB",
     "CONFIG_SQUASHFS_ZSTD",
     "CONFIG_SQUASHFS_LZ4",

@@ -37,7 +37,8 @@ const std::vector<std::string> kFiles = {
     "export.c",     "file.c",         "file_direct.c",  "fragment.c",
     "id.c",         "inode.c",        "lz4_wrapper.c",  "lzo_wrapper.c",
     "namei.c",      "page_actor.c",   "super.c",        "symlink.c",
-    "xz_wrapper.c", "zlib_wrapper.c", "zstd_wrapper.c"};
+    "xattr.c",      "xattr_id.c",     "xz_wrapper.c",   "zlib_wrapper.c",
+    "zstd_wrapper.c"};
 
 const std::map<std::string, std::pair<std::string, std::string>> kStrategies = {
     {"single", {"SINGLE", "decompressor_single.c"}},
@@ -46,6 +47,7 @@ const std::map<std::string, std::pair<std::string, std::string>> kStrategies = {
 
 const std::vector<std::string> kConfig = {
     "CONFIG_SQUASHFS_FILE_DIRECT",
+    "CONFIG_SQUASHFS_XATTR",
     "CONFIG_SQUASHFS_ZLIB",
     "CONFIG_SQUASHFS_ZSTD",
     "CONFIG_SQUASHFS_LZ4",
@@ -560,6 +562,7 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log,
   std::vector<std::string> flags = kcsan ? KcsanCFlags() : KernelCFlags();
   if (!kcsan)
     for (const std::string& f : UbsanCFlags(d, tree.by_mount)) flags.push_back(f);
+  for (const auto& c : kConfig) flags.push_back("-D" + c);
   uint64_t h = HashFlags(HashFiles(codecs->hash, inputs), flags);
   fs::path cache = fs::path(CacheRoot()) / "modules" / HexOf(h);
   fs::create_directories(cache);
