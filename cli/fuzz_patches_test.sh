@@ -12,7 +12,7 @@ bin="$TEST_SRCDIR/squashlab/cli/squashlab"
 pristine="$TEST_SRCDIR/linux_6_12/fs/squashfs"
 patches="$TEST_SRCDIR/squashlab/testdata/fuzz_patches"
 export SQUASHLAB_CACHE="$TEST_TMPDIR/cache"
-runs=${SQUASHLAB_FUZZ_TEST_RUNS:-2000}
+runs=${SQUASHLAB_FUZZ_TEST_RUNS:-5000}
 fails=0
 
 tree() {  # NAME: a writable copy of the pristine tree
