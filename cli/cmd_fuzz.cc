@@ -153,7 +153,8 @@ void AddFuzzCommand(CLI::App* root, CommandRunner* run) {
       ->check(CLI::ExistingFile);
   c->add_option("--out", args->out_dir,
                 "write each finding's minimised image (finding-N.sqfs), the "
-                "image as found and its report")
+                "image as found and its report (images padded to 4 KiB, as "
+                "the walk's disk and a loop device hold them)")
       ->type_name("DIR")
       ->check(WritableDir());
   c->add_option("--json", args->json, "write the findings as JSON")
