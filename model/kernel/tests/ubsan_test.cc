@@ -6,7 +6,6 @@
 // goes on after, once a run; in-range operations are silent.
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -44,10 +43,15 @@ std::vector<Report> RunReports(std::function<void()> body, bool* finished) {
   return explorer.RunOnce(sc, replay, 1, false).reports;
 }
 
-std::string Where(const char* reason, int line) {
-  return std::string("^UBSAN: ") + reason +
-         " in model/kernel/tests/ubsan_probe\\.c:" + std::to_string(line) +
-         ":[0-9]+$";
+// Whether `title` is lib/ubsan.c's for `reason` at the probe's `line`
+// (any column: gcc's and clang's differ).
+bool At(const std::string& title, const char* reason, int line) {
+  const std::string head = std::string("UBSAN: ") + reason +
+                           " in model/kernel/tests/ubsan_probe.c:" +
+                           std::to_string(line) + ":";
+  if (title.rfind(head, 0) != 0 || title.size() == head.size()) return false;
+  return title.find_first_not_of("0123456789", head.size()) ==
+         std::string::npos;
 }
 
 class Ubsan : public ::testing::Test {
@@ -76,9 +80,7 @@ TEST_F(Ubsan, ShiftPastTheWidthIsReportedOnceAndTheTaskGoesOn) {
   ASSERT_EQ(reports.size(), 1u);
   const Report& r = reports[0];
   EXPECT_REPORT(r, ReportKind::kUndefinedBehavior);
-  EXPECT_TRUE(std::regex_match(
-      r.title,
-      std::regex(Where("shift-out-of-bounds", sl_ubsan_probe_shift_line))))
+  EXPECT_TRUE(At(r.title, "shift-out-of-bounds", sl_ubsan_probe_shift_line))
       << r.title;
   EXPECT_NE(r.body.find("\nshift exponent 40 is too large for 32-bit type "
                         "'int'"),
@@ -114,13 +116,15 @@ TEST_F(Ubsan, IndexPastTheBound) {
   ASSERT_EQ(reports.size(), 1u);
   const Report& r = reports[0];
   EXPECT_REPORT(r, ReportKind::kUndefinedBehavior);
-  EXPECT_TRUE(std::regex_match(
-      r.title, std::regex(Where("array-index-out-of-bounds",
-                                sl_ubsan_probe_index_line))))
+  EXPECT_TRUE(
+      At(r.title, "array-index-out-of-bounds", sl_ubsan_probe_index_line))
       << r.title;
   // The type's name is the compiler's: gcc's 'int [4]', clang's 'int[4]'.
-  EXPECT_TRUE(std::regex_search(
-      r.body, std::regex("\nindex 5 is out of range for type 'int ?\\[4\\]'")))
+  EXPECT_TRUE(
+      r.body.find("\nindex 5 is out of range for type 'int [4]'") !=
+          std::string::npos ||
+      r.body.find("\nindex 5 is out of range for type 'int[4]'") !=
+          std::string::npos)
       << r.ToString();
   EXPECT_EQ(r.contract, "ubsan.array_index_out_of_bounds");
   EXPECT_TRUE(finished);
@@ -136,9 +140,7 @@ TEST_F(Ubsan, BoolHoldingTwo) {
       },
       &finished);
   ASSERT_EQ(reports.size(), 1u);
-  EXPECT_TRUE(std::regex_match(
-      reports[0].title,
-      std::regex(Where("invalid-load", sl_ubsan_probe_bool_line))))
+  EXPECT_TRUE(At(reports[0].title, "invalid-load", sl_ubsan_probe_bool_line))
       << reports[0].title;
   EXPECT_NE(reports[0].body.find("load of value 2 is not a valid value for "
                                  "type '"),
