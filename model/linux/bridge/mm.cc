@@ -5,6 +5,7 @@
 // model's checks (VM_BUG_ON_PAGE, Bad page state, KASAN on freed pages).
 #include <cstring>
 
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
@@ -31,6 +32,9 @@ squashlab::address_space* MM(::address_space* m, const char* fn) {
 extern "C" {
 
 struct page* alloc_page(gfp_t gfp) {
+  // __alloc_pages -> prepare_alloc_pages -> should_fail_alloc_page
+  // (mm/page_alloc.c).
+  if (squashlab::should_fail_alloc_page(gfp, 0)) return nullptr;
   return C(squashlab::alloc_page(gfp));
 }
 void __free_page(struct page* p) { squashlab::put_page(M(p, "__free_page")); }

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/kernel.h"
 #include "model/linux/bridge/run_state.h"
 
@@ -27,6 +28,8 @@ const char* Caller(const char* fallback) {
 void* Alloc(size_t size, gfp_t flags, const char* fallback) {
   const char* who = Caller(fallback);
   squashlab::gfp_t g = flags & ~kGfpZero;
+  // slab_pre_alloc_hook -> should_failslab (mm/slub.c).
+  if (squashlab::should_failslab(g, size)) return nullptr;
   if (flags & kGfpZero) return squashlab::kzalloc(size, g, who);
   return squashlab::kmalloc(size, g, who);
 }
@@ -53,6 +56,10 @@ void kfree(const void* p) {
   if (p != nullptr) squashlab::kfree(p, Caller("kfree"));
 }
 void* vmalloc(unsigned long size) {
+  // __vmalloc_node_range (mm/vmalloc.c) fails when the page allocator does
+  // (vm_area_alloc_pages); its vm_struct's kzalloc_node is failslab's.
+  if (squashlab::should_fail_alloc_page(squashlab::GFP_KERNEL, 0))
+    return nullptr;
   return Alloc(size, squashlab::GFP_KERNEL, "vmalloc");
 }
 void vfree(const void* p) { kfree(p); }
@@ -65,6 +72,7 @@ struct kmem_cache* kmem_cache_create(const char* name, unsigned int size,
 }
 void kmem_cache_destroy(struct kmem_cache* c) { delete c; }
 void* kmem_cache_alloc(struct kmem_cache* c, gfp_t flags) {
+  if (squashlab::should_failslab(flags & ~kGfpZero, c->size)) return nullptr;
   void* p = squashlab::kmem_cache_alloc_named(
       c->name.c_str(), c->size, flags & ~kGfpZero, Caller("kmem_cache_alloc"));
   if (p != nullptr && c->ctor != nullptr) c->ctor(p);
