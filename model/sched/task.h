@@ -51,6 +51,9 @@ struct Task {
   // not drawn yet) and how many injection points the task has passed.
   int fail_nth = -1;
   uint32_t fault_points = 0;
+  // current->kmap_ctrl: the task's kmap_local mappings, innermost last
+  // (model/kernel/kmap_local.h).
+  std::vector<uintptr_t> kmap_local;
   uint64_t blocked_arg = 0;
   std::string Comm() const { return spec.name + ":" + std::to_string(id); }
   bool in_interrupt() const { return spec.context == TaskContext::kInterrupt; }

@@ -8,6 +8,7 @@
 #include "model/kernel/fault_inject.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/kmap_local.h"
 #include "model/kernel/page.h"
 #include "model/linux/bridge/run_state.h"
 
@@ -71,12 +72,12 @@ void* kmap_atomic(struct page* p) {
   return squashlab::kmap_atomic(M(p, "kmap_atomic"));
 }
 void kunmap_atomic(void* addr) { squashlab::kunmap_atomic(addr); }
-// kmap_local_page on a 64-bit kernel without HIGHMEM is page_address: it
-// changes neither preemption nor migration.
+// kmap_local_page on a 64-bit kernel changes neither preemption nor
+// migration; DEBUG_KMAP_LOCAL_FORCE_MAP's order check is the model's.
 void* kmap_local_page(struct page* p) {
-  return squashlab::page_address(M(p, "kmap_local_page"));
+  return squashlab::kmap_local_page(M(p, "kmap_local_page"));
 }
-void kunmap_local(const void*) {}
+void kunmap_local(const void* addr) { squashlab::kunmap_local(addr); }
 void* page_address(const struct page* p) {
   return squashlab::page_address(M(p, "page_address"));
 }

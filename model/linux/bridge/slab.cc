@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the allocation calls of the header layer over the
-// model's checked heap (kmalloc, kmem_cache, vmalloc): what the real code
-// allocates is tracked, poisoned and leak-checked like a variant's.
+// model's checked heap (kmalloc, kmem_cache, and vmalloc's region of its
+// own): what the real code allocates is tracked, poisoned and leak-checked
+// like a variant's.
 // Caches are made at module load, outside any run, and live for the process.
 #include "model/kernel/slab.h"
 
@@ -9,6 +10,7 @@
 
 #include "model/kernel/fault_inject.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/vmalloc.h"
 #include "model/linux/bridge/run_state.h"
 
 struct kmem_cache {
@@ -56,14 +58,10 @@ void kfree(const void* p) {
   if (p != nullptr) squashlab::kfree(p, Caller("kfree"));
 }
 void* vmalloc(unsigned long size) {
-  // __vmalloc_node_range (mm/vmalloc.c) fails when the page allocator does
-  // (vm_area_alloc_pages); its vm_struct's kzalloc_node is failslab's.
-  if (squashlab::should_fail_alloc_page(squashlab::GFP_KERNEL, 0))
-    return nullptr;
-  return Alloc(size, squashlab::GFP_KERNEL, "vmalloc");
+  return squashlab::vmalloc(size, Caller("vmalloc"));
 }
-void vfree(const void* p) { kfree(p); }
-void kvfree(const void* p) { kfree(p); }
+void vfree(const void* p) { squashlab::vfree(p, Caller("vfree")); }
+void kvfree(const void* p) { squashlab::kvfree(p, Caller("kvfree")); }
 
 struct kmem_cache* kmem_cache_create(const char* name, unsigned int size,
                                      unsigned int, unsigned long,
