@@ -22,9 +22,9 @@ struct TaskSpec {
   int cpu = -1;           // -1: the executor assigns one
   int prio = 0;           // higher runs first (simulate only)
   uint64_t start_ns = 0;  // earliest start in virtual time (simulate)
+  std::function<void()> body;
   // /proc/PID/make-it-fail: fault injection's task filter selects it.
   bool make_it_fail = false;
-  std::function<void()> body;
 };
 
 enum class TaskState { kRunnable, kBlocked, kDone };
