@@ -169,6 +169,13 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     o.bs = 4096;
     o.start = std::min<uint64_t>(a->content.size() / 2, 16384);
     spawn_dd(k, ia, a, o);
+  } else if (w == "dontneed") {
+    // A dd over the file while another reader drops pages it read with
+    // fadvise(DONTNEED): one page, a block's middle, the whole file.
+    o.comm = "dd";
+    spawn_dd(k, ia, a, o);
+    o.comm = "fadvise";
+    spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
   } else if (w == "straddle") {
     // Block 2's last page and block 3's first in one read, while another
     // reader takes block 1's last page: its window grows over block 2.
@@ -271,6 +278,10 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"every",
        "two readers of every file of the image (each shape: sparse, "
        "uncompressed, fragment-only, a fragment tail), in opposite orders"},
+      {"dontneed",
+       "a dd, and a reader that drops pages it read with "
+       "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
+       "pages, the whole file, each read again"},
       {"straddle",
        "one read across a block boundary, another of the page before the "
        "first block (readahead windows that meet mid-block)"},
