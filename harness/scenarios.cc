@@ -364,8 +364,7 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
                                    " runs on the RAM disk (no --device)");
   bool named_plan = std::find(FaultPlans().begin(), FaultPlans().end(),
                               spec.faults) != FaultPlans().end();
-  if (!spec.faults.empty() && !named_plan && !alloc_plan &&
-      spec.device.empty())
+  if (!spec.faults.empty() && !named_plan && !alloc_plan && spec.device.empty())
     return Status::InvalidArgument(
         "unknown fault plan " + spec.faults +
         " (eio, reada, bitflip, failslab, fail_page_alloc, fail-nth, "

@@ -170,14 +170,15 @@ void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
     std::vector<char> buf;
     const uint64_t size = oracle->content.size();
     if (size == 0) return;
-    const uint64_t start = rng.Below((size + block_size - 1) / block_size) *
-                           block_size;
+    const uint64_t start =
+        rng.Below((size + block_size - 1) / block_size) * block_size;
     const uint64_t end = std::min(size, start + block_size);
     auto read = [&](uint64_t from, uint64_t to) {
       for (uint64_t pos = from; pos < to; pos += opt.bs)
-        if (!CheckedRead(f, oracle, pos,
-                         static_cast<size_t>(std::min<uint64_t>(opt.bs, to - pos)),
-                         opt.eio_allowed, buf))
+        if (!CheckedRead(
+                f, oracle, pos,
+                static_cast<size_t>(std::min<uint64_t>(opt.bs, to - pos)),
+                opt.eio_allowed, buf))
           return false;
       return true;
     };
@@ -185,7 +186,8 @@ void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
     // One page of the block (not its first), then the pages between its
     // first and its last, then the whole file: each dropped and read again.
     const uint64_t pages = (end - start + PAGE_SIZE - 1) / PAGE_SIZE;
-    const uint64_t one = start + PAGE_SIZE * (pages > 1 ? 1 + rng.Below(pages - 1) : 0);
+    const uint64_t one =
+        start + PAGE_SIZE * (pages > 1 ? 1 + rng.Below(pages - 1) : 0);
     fadvise_dontneed(f, one, PAGE_SIZE);
     if (!read(one, std::min(end, one + PAGE_SIZE))) return;
     if (pages > 2) {

@@ -192,8 +192,8 @@ const Contract kContracts[] = {
      "kfree of a vmalloc'd object: kfree's virt_to_folio (mm/slub.c) of a "
      "vmalloc address; a BUG with CONFIG_DEBUG_VIRTUAL (debug kernel), a "
      "page fault reading the bogus struct page without it (production)"},
-    {C::kVfreeNonexistent, "vmalloc.vfree_nonexistent", kKernel,
-     K::kDoubleFree, "WARN", "mm/vmalloc.c", "vfree", "6.1-6.12",
+    {C::kVfreeNonexistent, "vmalloc.vfree_nonexistent", kKernel, K::kDoubleFree,
+     "WARN", "mm/vmalloc.c", "vfree", "6.1-6.12",
      "\"Trying to vfree() nonexistent vm area\": remove_vm_area finds no "
      "live area at the address (a kmalloc'd object, or one vfreed before); "
      "nothing is freed"},

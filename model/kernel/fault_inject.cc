@@ -25,18 +25,17 @@ bool ShouldFailEx(const char* what, size_t size) {
   // in_task(): interrupt handlers never fail; and only the tasks a tester
   // marked (make-it-fail; fail-nth is written by the task itself, which is
   // one of them).
-  if (t == nullptr || t->in_interrupt() || !t->spec.make_it_fail)
-    return false;
+  if (t == nullptr || t->in_interrupt() || !t->spec.make_it_fail) return false;
   const uint64_t point = ++t->fault_points;
   bool fail = false;
   if (c.nth != 0 || c.nth_from_seed) {
     if (t->fail_nth < 0)
-      t->fail_nth = c.nth != 0 ? static_cast<int>(c.nth)
-                               : 1 + static_cast<int>(
-                                         Rng::Mix(Rng::Mix(k->config().seed,
-                                                           0xfa11),
-                                                  t->id) %
-                                         kNthRange);
+      t->fail_nth =
+          c.nth != 0
+              ? static_cast<int>(c.nth)
+              : 1 + static_cast<int>(
+                        Rng::Mix(Rng::Mix(k->config().seed, 0xfa11), t->id) %
+                        kNthRange);
     // current->fail_nth counts down; the point that reaches 0 fails.
     if (t->fail_nth > 0) fail = --t->fail_nth == 0;
   } else if (c.probability != 0) {

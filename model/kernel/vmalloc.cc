@@ -19,8 +19,8 @@ namespace {
 std::string Where(Kernel& k) {
   Task* t = k.current_task();
   return "CPU: " + std::to_string(t ? t->cpu : 0) +
-         " PID: " + std::to_string(t ? t->id : 0) + " Comm: " +
-         (t ? t->Comm() : std::string("setup"));
+         " PID: " + std::to_string(t ? t->id : 0) +
+         " Comm: " + (t ? t->Comm() : std::string("setup"));
 }
 
 }  // namespace
@@ -62,8 +62,8 @@ void vfree(const void* p, const char* caller) {
     k.Warn(Check::kVfreeNonexistent,
            "WARNING in vfree: Trying to vfree() nonexistent vm area",
            "Trying to vfree() nonexistent vm area (" +
-               Hex16(reinterpret_cast<uintptr_t>(p)) + ")\nWARNING: " +
-               Where(k) + " at mm/vmalloc.c:3426 vfree");
+               Hex16(reinterpret_cast<uintptr_t>(p)) +
+               ")\nWARNING: " + Where(k) + " at mm/vmalloc.c:3426 vfree");
     return;
   }
   FreeObject(p, caller, true);
@@ -89,9 +89,10 @@ void KfreeOfVmalloc(Kernel& k, uintptr_t p, const std::string& caller,
   std::string title, body;
   if (k.config().debug) {
     title = "kernel BUG at arch/x86/mm/physaddr.c:28!";
-    body = "kernel BUG at arch/x86/mm/physaddr.c:28!\ninvalid opcode: 0000 "
-           "[#1] SMP KASAN\n" +
-           Where(k) + "\nRIP: 0010:__phys_addr\n" + what;
+    body =
+        "kernel BUG at arch/x86/mm/physaddr.c:28!\ninvalid opcode: 0000 "
+        "[#1] SMP KASAN\n" +
+        Where(k) + "\nRIP: 0010:__phys_addr\n" + what;
   } else {
     title = "BUG: unable to handle page fault for address in kfree";
     body = "BUG: unable to handle page fault for address: ffffea" +

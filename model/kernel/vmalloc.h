@@ -26,9 +26,9 @@ void kvfree(const void* p, const char* caller = __builtin_FUNCTION());
 bool is_vmalloc_addr(const void* p);
 
 // kfree of the vmalloc'd object at p by `caller` (slab.cc calls it), made
-// by `alloc_site`: the oops of kfree's virt_to_folio on a vmalloc address. In a task it ends the run;
-// outside any (an unmount at quiescence) it is recorded and returns, the
-// object left allocated.
+// by `alloc_site`: the oops of kfree's virt_to_folio on a vmalloc address. In a
+// task it ends the run; outside any (an unmount at quiescence) it is recorded
+// and returns, the object left allocated.
 void KfreeOfVmalloc(Kernel& k, uintptr_t p, const std::string& caller,
                     const std::string& alloc_site);
 

@@ -49,7 +49,8 @@ TEST(AllocFaults, NthPointFailsOnce) {
   std::vector<bool> got;
   Report r = RunTask(
       [&got] {
-        for (int i = 0; i < 6; i++) got.push_back(should_failslab(GFP_KERNEL, 8));
+        for (int i = 0; i < 6; i++)
+          got.push_back(should_failslab(GFP_KERNEL, 8));
       },
       Plan("fail-nth=3"), MakeItFail);
   EXPECT_SILENT(r);
@@ -62,8 +63,8 @@ TEST(AllocFaults, TaskFilterAndKind) {
   KernelConfig all = Plan("failslab");
   all.fault_inject.probability = 100;
   int fails = 0;
-  EXPECT_SILENT(RunTask([&fails] { fails += should_failslab(GFP_KERNEL, 8); },
-                        all));
+  EXPECT_SILENT(
+      RunTask([&fails] { fails += should_failslab(GFP_KERNEL, 8); }, all));
   EXPECT_EQ(fails, 0);
   EXPECT_SILENT(RunTask(
       [&fails] {
@@ -116,7 +117,8 @@ TEST(Vmalloc, EachFreedByItsOwnIsSilent) {
 
 TEST(Vmalloc, KfreeOfVmallocIsPhysAddrBug) {
   Report r = RunTask([] { kfree(vmalloc(4096)); });
-  EXPECT_EQ(r.title, "kernel BUG at arch/x86/mm/physaddr.c:28!") << r.ToString();
+  EXPECT_EQ(r.title, "kernel BUG at arch/x86/mm/physaddr.c:28!")
+      << r.ToString();
   EXPECT_FALSE(r.warning);
 }
 
