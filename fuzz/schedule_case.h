@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/explore_once.h"
 #include "harness/scenarios.h"
-#include "model/sched/explorer.h"
 
 namespace squashlab::fuzz {
 

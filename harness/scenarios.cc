@@ -65,6 +65,8 @@ std::string DevicePlan(const std::string& faults) {
   return faults;
 }
 
+}  // namespace
+
 // "profile[,bs=N]" into device options with the scenario's fault plan.
 StatusOr<DeviceOptions> ParseDevice(const std::string& device,
                                     const std::string& faults) {
@@ -83,6 +85,8 @@ StatusOr<DeviceOptions> ParseDevice(const std::string& device,
   }
   return MakeDeviceOptions(parts[0], DevicePlan(faults), bs);
 }
+
+namespace {
 
 std::vector<uint8_t> Medium(const ImageModel& img, const std::string& plan,
                             uint64_t seed) {

@@ -63,7 +63,13 @@ inline constexpr const char* kSmallWorkload = "pair";
 const std::vector<std::string>& FaultPlans();
 
 class BlockDevice;
+struct DeviceOptions;
 struct SquashfsMount;
+
+// ScenarioSpec::device ("profile[,bs=512|1024|4096]") as an hw_emul
+// device's options, with a scenario's fault plan (ScenarioSpec::faults).
+StatusOr<DeviceOptions> ParseDevice(const std::string& device,
+                                    const std::string& faults);
 // Called at the end of each run's setup, with the mount and the hw_emul
 // device (null on the RAM disk): benchmarks and properties register their
 // AtQuiescence probes here (device counters, page contents).

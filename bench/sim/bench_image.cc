@@ -15,8 +15,8 @@
 #include <fstream>
 #include <vector>
 
+#include "harness/rng.h"
 #include "harness/scenarios.h"
-#include "model/base/rng.h"
 
 namespace squashlab {
 namespace {
