@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements kmemleak's reachability scan over the model's heap.
-#include "model/kernel/kmemleak.h"
+#include "model/kernel/checkers/kmemleak.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the contract registry: one entry per check, with
 // the kernel source it models and the versions it holds for.
-#include "model/kernel/contracts.h"
+#include "model/kernel/checkers/contracts.h"
 
 #include <cstdlib>
 

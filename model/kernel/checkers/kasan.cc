@@ -13,14 +13,14 @@
 // executable's definitions take precedence for the kernel-address code;
 // clang's static runtime would clash, so clang builds use only the
 // prefixed names. __asan_handle_no_return belongs to libasan there.
-#include "model/kernel/kasan.h"
+#include "model/kernel/checkers/kasan.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
-#include "model/kernel/symbolize.h"
+#include "model/kernel/checkers/symbolize.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

@@ -2,15 +2,15 @@
 // This file implements the data-race detector's vector clocks, its shadow
 // of the slab arena and its report, in the layout of kernel/kcsan/report.c
 // (print_report).
-#include "model/kernel/kcsan.h"
+#include "model/kernel/checkers/kcsan.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "model/kernel/call_trace.h"
+#include "model/kernel/checkers/call_trace.h"
+#include "model/kernel/checkers/symbolize.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/slab_arena.h"
-#include "model/kernel/symbolize.h"
 
 namespace squashlab {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the kernel-text registry and the reports' call
 // traces.
-#include "model/kernel/call_trace.h"
+#include "model/kernel/checkers/call_trace.h"
 
 #include <execinfo.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/kernel/symbolize.h"
+#include "model/kernel/checkers/symbolize.h"
 
 namespace squashlab {
 namespace {

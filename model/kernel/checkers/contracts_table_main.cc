@@ -3,7 +3,7 @@
 // it prints the registry (contracts.h) as markdown.
 #include <cstdio>
 
-#include "model/kernel/contracts.h"
+#include "model/kernel/checkers/contracts.h"
 
 int main() {
   std::fputs(squashlab::ContractsMarkdownTable().c_str(), stdout);

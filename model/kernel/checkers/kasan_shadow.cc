@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the reservation of the inline KASAN shadow.
-#include "model/kernel/kasan_shadow.h"
+#include "model/kernel/checkers/kasan_shadow.h"
 
 #include <sys/mman.h>
 

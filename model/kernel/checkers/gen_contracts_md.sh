@@ -3,7 +3,7 @@
 # This file rewrites the contract table of model/README.md (between the
 # "contracts:begin" and "contracts:end" markers) from the registry:
 #   bazel build //model/kernel:contracts_table &&
-#   model/kernel/gen_contracts_md.sh bazel-bin/model/kernel/contracts_table \
+#   model/kernel/checkers/gen_contracts_md.sh bazel-bin/model/kernel/contracts_table \
 #       model/README.md
 # With -o FILE it writes the result to FILE instead of rewriting in place.
 set -euo pipefail

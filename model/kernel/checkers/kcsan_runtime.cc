@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/kernel/kcsan.h"
+#include "model/kernel/checkers/kcsan.h"
 #include "model/kernel/kernel.h"
 
 namespace squashlab {

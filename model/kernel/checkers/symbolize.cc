@@ -4,7 +4,7 @@
 // included) of the executable or shared object it lies in — the way a
 // kernel report names the function of a faulting instruction. Used only
 // on a report's slow path; each object's table is read once.
-#include "model/kernel/symbolize.h"
+#include "model/kernel/checkers/symbolize.h"
 
 #include <cxxabi.h>
 #include <elf.h>

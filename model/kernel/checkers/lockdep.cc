@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the lock validator's classes, its class graph and
 // its reports, in the layout of kernel/locking/lockdep.c's print_*_bug.
-#include "model/kernel/lockdep.h"
+#include "model/kernel/checkers/lockdep.h"
 
 #include <algorithm>
 #include <cstring>
 #include <deque>
 
-#include "model/kernel/call_trace.h"
+#include "model/kernel/checkers/call_trace.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 
