@@ -49,7 +49,7 @@ void CheckUptodatePages(Kernel& k, const SquashfsMount& m,
                           uint64_t{index} * PAGE_SIZE + (g - got.begin())),
                       static_cast<unsigned char>(*g),
                       static_cast<unsigned char>(*w));
-        k.Record(ReportKind::kWrongData,
+        k.Record(Check::kWrongData,
                  "squashlab: uptodate page cache page holds wrong bytes",
                  body + dump_page(p));
         return;

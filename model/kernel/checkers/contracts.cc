@@ -261,7 +261,8 @@ const Contract kContracts[] = {
     // --- oracles ---
     {C::kWrongData, "oracle.wrong_data", kOracle, K::kWrongData, "", "", "", "",
      "the data oracle: a read returned bytes or a count other than the "
-     "file's (or EIO with no fault injected)"},
+     "file's (or EIO with no fault injected), or an uptodate page-cache "
+     "page holds bytes other than the file's"},
     {C::kStepLimit, "oracle.step_limit", kOracle, K::kStepLimit, "", "", "", "",
      "the run budget: a run that never finishes (a livelock)"},
 };
