@@ -15,7 +15,7 @@
 #include "cli/exploration_options.h"
 #include "harness/linux_mount.h"
 #include "harness/source_tree.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 namespace {

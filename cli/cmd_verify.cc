@@ -22,7 +22,7 @@
 #include "cli/verify_out_dir.h"
 #include "cli/verify_report.h"
 #include "harness/source_tree.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 namespace {

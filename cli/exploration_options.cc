@@ -12,7 +12,7 @@
 #include "cli/cli_status.h"
 #include "cli/model_choices.h"
 #include "harness/arena.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 namespace {

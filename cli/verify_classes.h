@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 

@@ -2,7 +2,7 @@
 // This file implements verify's expectations and their check.
 #include "cli/verify_expectations.h"
 
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 

@@ -8,7 +8,7 @@
 
 #include "cli/verify_classes.h"
 #include "cli/verify_root_causes.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 namespace {

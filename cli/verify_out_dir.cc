@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "cli/verify_classes.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 namespace {

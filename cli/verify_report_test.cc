@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "cli/verify_expectations.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab::cli {
 namespace {

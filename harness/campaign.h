@@ -22,7 +22,7 @@
 #include <tuple>
 #include <vector>
 
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 #include "model/sched/dfs_partition.h"
 #include "model/sched/exhaustive_strategy.h"
 

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "harness/scenarios.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab {
 

@@ -57,7 +57,7 @@ class CheckLayersTest(unittest.TestCase):
         root = tree({"cli/cmd_a.cc": '#include "model/kernel/kernel.h"\n',
                      "cli/cmd_b.cc": '#include "hw_emul/profile.h"\n',
                      "cli/cmd_c.cc": '#include "model/sched/schedule_trace.h"\n',
-                     "cli/cmd_d.cc": '#include "harness/verify.h"\n#include "reader/image.h"\n'})
+                     "cli/cmd_d.cc": '#include "harness/verify/verify.h"\n#include "reader/image.h"\n'})
         found = check_layers.violations(root)
         self.assertEqual(len(found), 3)
         self.assertFalse(any("cmd_d.cc" in f for f in found))

@@ -3,8 +3,8 @@
 // stack that lie in kernel text (the loaded modules of real kernel code,
 // registered at load), innermost first, by function name, as the kernel's
 // dump_stack prints them under an oops, a KASAN report or a warning.
-#ifndef SQUASHLAB_MODEL_KERNEL_CALL_TRACE_H_
-#define SQUASHLAB_MODEL_KERNEL_CALL_TRACE_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_CALL_TRACE_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_CALL_TRACE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -26,4 +26,4 @@ std::string CurrentCallTrace();
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_CALL_TRACE_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_CALL_TRACE_H_

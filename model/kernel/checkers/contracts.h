@@ -5,8 +5,8 @@
 // lockdep, might_sleep, the hung-task detector, ODEBUG, ...) and the kernel
 // versions it holds for. A check with no kernel counterpart is a lint
 // finding: reported apart, never counted as a kernel violation.
-#ifndef SQUASHLAB_MODEL_KERNEL_CONTRACTS_H_
-#define SQUASHLAB_MODEL_KERNEL_CONTRACTS_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_CONTRACTS_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_CONTRACTS_H_
 
 #include <cstdint>
 #include <string>
@@ -125,4 +125,4 @@ std::string ContractsMarkdownTable();
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_CONTRACTS_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_CONTRACTS_H_

@@ -4,8 +4,8 @@
 // would print. The compiler-inserted calls of the code under test
 // (kasan.cc) and the kernel layer's own kasan_check_read/write (slab.h)
 // both end here.
-#ifndef SQUASHLAB_MODEL_KERNEL_KASAN_H_
-#define SQUASHLAB_MODEL_KERNEL_KASAN_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_KASAN_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_KASAN_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -50,4 +50,4 @@ inline void KasanCheckAccess(uintptr_t a, size_t n, bool write,
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_KASAN_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_KASAN_H_

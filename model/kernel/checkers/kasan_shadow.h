@@ -19,8 +19,8 @@
 //
 // The port variants keep outlined checks (kasan.cc): they run without this
 // reservation, under an address-space limit too.
-#ifndef SQUASHLAB_MODEL_KERNEL_KASAN_SHADOW_H_
-#define SQUASHLAB_MODEL_KERNEL_KASAN_SHADOW_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_KASAN_SHADOW_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_KASAN_SHADOW_H_
 
 #include <cstdint>
 #include <string>
@@ -69,4 +69,4 @@ bool KasanShadowLoad(const FaultOperand& op, bool general_protection,
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_KASAN_SHADOW_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_KASAN_SHADOW_H_

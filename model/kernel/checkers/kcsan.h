@@ -20,8 +20,8 @@
 // run. With `watch`, a plain access to memory another task has touched is
 // a scheduling point of the explorer (a watchpoint's delay), so that the
 // schedules interleave the racing accesses, not only see them.
-#ifndef SQUASHLAB_MODEL_KERNEL_KCSAN_H_
-#define SQUASHLAB_MODEL_KERNEL_KCSAN_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_KCSAN_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_KCSAN_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -122,4 +122,4 @@ void kcsan_acquire(const void* sync);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_KCSAN_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_KCSAN_H_

@@ -4,8 +4,8 @@
 // from the roots (the data and bss of the code under test, registered when
 // a module is loaded) nor from an object so reached. A pointer anywhere
 // inside an object counts, as kmemleak's lookup of an alias does.
-#ifndef SQUASHLAB_MODEL_KERNEL_KMEMLEAK_H_
-#define SQUASHLAB_MODEL_KERNEL_KMEMLEAK_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_KMEMLEAK_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_KMEMLEAK_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -29,4 +29,4 @@ std::vector<size_t> KmemleakUnreferenced(
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_KMEMLEAK_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_KMEMLEAK_H_

@@ -23,8 +23,8 @@
 // never reported. The graph outlives a run: every run of one campaign (one
 // Scenario, one KernelConfig and its copies) adds to the same graph, as
 // one booted kernel accumulates it over time.
-#ifndef SQUASHLAB_MODEL_KERNEL_LOCKDEP_H_
-#define SQUASHLAB_MODEL_KERNEL_LOCKDEP_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_LOCKDEP_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_LOCKDEP_H_
 
 #include <functional>
 #include <map>
@@ -136,4 +136,4 @@ void lockdep_release(const char* cls);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_LOCKDEP_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_LOCKDEP_H_

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements FunctionAt, the name of the function containing a
 // code address of this process (executable or loaded module), for reports.
-#ifndef SQUASHLAB_MODEL_KERNEL_SYMBOLIZE_H_
-#define SQUASHLAB_MODEL_KERNEL_SYMBOLIZE_H_
+#ifndef SQUASHLAB_MODEL_KERNEL_CHECKERS_SYMBOLIZE_H_
+#define SQUASHLAB_MODEL_KERNEL_CHECKERS_SYMBOLIZE_H_
 
 #include <cstdint>
 #include <string>
@@ -21,4 +21,4 @@ bool IsFunctionStart(uintptr_t pc);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_MODEL_KERNEL_SYMBOLIZE_H_
+#endif  // SQUASHLAB_MODEL_KERNEL_CHECKERS_SYMBOLIZE_H_

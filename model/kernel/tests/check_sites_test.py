@@ -14,7 +14,7 @@ import unittest
 ROOT = os.path.join(os.environ.get("TEST_SRCDIR", ""), "squashlab")
 if not os.path.isdir(os.path.join(ROOT, "model")):
     ROOT = "."
-SITE_DIRS = ["model/kernel", "model/kernel/checkers", "harness", "harness/realfuzz"]
+SITE_DIRS = ["model/kernel", "model/kernel/checkers", "harness", "harness/verify", "harness/realfuzz"]
 CALL = re.compile(r"\b(Bug|Warn|Record|DebugBug|Lint)\(\s*([^,()]*),")
 # kernel.cc's old call shapes forward their `kind`; helpers their `check`.
 FORWARDED = {"check", "kind"}

@@ -3,8 +3,8 @@
 // file, or every SquashFS image of a directory), each --shape of the image
 // generator's matrix, or else the embedded image; each decoded once and,
 // with --file, narrowed to the files the readers are aimed at.
-#ifndef SQUASHLAB_HARNESS_VERIFY_IMAGES_H_
-#define SQUASHLAB_HARNESS_VERIFY_IMAGES_H_
+#ifndef SQUASHLAB_HARNESS_VERIFY_VERIFY_IMAGES_H_
+#define SQUASHLAB_HARNESS_VERIFY_VERIFY_IMAGES_H_
 
 #include <memory>
 #include <string>
@@ -50,4 +50,4 @@ StatusOr<std::vector<std::string>> ExpandShapes(
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_HARNESS_VERIFY_IMAGES_H_
+#endif  // SQUASHLAB_HARNESS_VERIFY_VERIFY_IMAGES_H_

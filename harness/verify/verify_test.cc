@@ -4,7 +4,7 @@
 // default scenarios, with and without fault plans; async-2013 is caught,
 // through the generic checks, in each failure class (the test passes when
 // the bug is found); replay tokens reproduce their report.
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 #include <gtest/gtest.h>
 

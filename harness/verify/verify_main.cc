@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 #include "model/base/rng.h"
 
 int main(int argc, char** argv) {

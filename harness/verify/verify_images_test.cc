@@ -3,7 +3,7 @@
 // labels only when there are several, --file narrowing (files anywhere in
 // the tree), errors naming the image, and scenario names carrying the
 // image's label through a replay token.
-#include "harness/verify_images.h"
+#include "harness/verify/verify_images.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the verify job, its table, and repro.
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 #include <algorithm>
 #include <chrono>

@@ -5,8 +5,8 @@
 // violation, minimise it, and report a verdict table with the kernel-style
 // report, the minimised schedule and the replay token of each failure; and
 // the replay of one token (squashlab repro).
-#ifndef SQUASHLAB_HARNESS_VERIFY_H_
-#define SQUASHLAB_HARNESS_VERIFY_H_
+#ifndef SQUASHLAB_HARNESS_VERIFY_VERIFY_H_
+#define SQUASHLAB_HARNESS_VERIFY_VERIFY_H_
 
 #include <cstdint>
 #include <ostream>
@@ -15,7 +15,7 @@
 
 #include "harness/root_cause.h"
 #include "harness/scenarios.h"
-#include "harness/verify_images.h"
+#include "harness/verify/verify_images.h"
 #include "model/sched/explorer.h"
 
 namespace squashlab {
@@ -24,7 +24,7 @@ struct VerifyOptions {
   std::vector<std::string> variants;   // empty: every variant
   std::vector<std::string> decomps;    // empty: every strategy
   std::vector<std::string> workloads;  // empty: DefaultWorkloads()
-  // The images explored (harness/verify_images.h): --image files and
+  // The images explored (harness/verify/verify_images.h): --image files and
   // directories, --shape names, --file paths; none: the embedded image.
   // A cell's budget is shared by all of them.
   ImageChoice images;
@@ -138,4 +138,4 @@ StatusOr<RunResult> Repro(const std::string& token, const ImageChoice& images,
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_HARNESS_VERIFY_H_
+#endif  // SQUASHLAB_HARNESS_VERIFY_VERIFY_H_

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the resolution of a verify job's images: files and
 // directories, generated shapes, labels, and the --file narrowing.
-#include "harness/verify_images.h"
+#include "harness/verify/verify_images.h"
 
 #include <algorithm>
 #include <cctype>
