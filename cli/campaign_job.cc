@@ -13,12 +13,12 @@
 #include <iostream>
 #include <thread>
 
-#include "cli/campaign_progress.h"
 #include "cli/cli_status.h"
 #include "cli/model_choices.h"
 #include "cli/verify_expectations.h"
-#include "harness/campaign_json.h"
-#include "harness/campaign_merge.h"
+#include "harness/campaign/campaign_json.h"
+#include "harness/campaign/campaign_merge.h"
+#include "harness/campaign/campaign_progress.h"
 
 namespace squashlab::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
 
 namespace squashlab::cli {
 

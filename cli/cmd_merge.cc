@@ -12,8 +12,8 @@
 #include "cli/commands.h"
 #include "cli/model_choices.h"
 #include "cli/verify_expectations.h"
-#include "harness/campaign_json.h"
-#include "harness/campaign_merge.h"
+#include "harness/campaign/campaign_json.h"
+#include "harness/campaign/campaign_merge.h"
 
 namespace squashlab::cli {
 namespace {

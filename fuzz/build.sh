@@ -42,7 +42,7 @@ wait_all() {
 reader_srcs=$(ls reader/*.cc | grep -v '_test\.cc$')
 cli_srcs=$(ls cli/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
 model_srcs=$(ls model/base/*.cc model/sched/*.cc model/kernel/*.cc model/kernel/checkers/*.cc model/variants/*.cc model/mm/*.cc \
-  model/linux/*.cc model/linux/bridge/*.cc harness/*.cc harness/verify/*.cc harness/realfuzz/*.cc hw_emul/*.cc |
+  model/linux/*.cc model/linux/bridge/*.cc harness/*.cc harness/verify/*.cc harness/campaign/*.cc harness/realfuzz/*.cc hw_emul/*.cc |
   grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
 
 # 1. The libraries (reader, CLI, and for schedule_fuzzer and the CLI's

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements one part of an exhaustive campaign, committed
 // subtree by subtree.
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
 
 #include <algorithm>
 #include <chrono>

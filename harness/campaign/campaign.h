@@ -8,8 +8,8 @@
 // digest of the schedules it ran, the first run of each report class — is
 // committed subtree by subtree, so that a campaign can stop at any point
 // and resume from its last commit without losing or repeating a run.
-#ifndef SQUASHLAB_HARNESS_CAMPAIGN_H_
-#define SQUASHLAB_HARNESS_CAMPAIGN_H_
+#ifndef SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_H_
+#define SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_H_
 
 #include <atomic>
 #include <cstdint>
@@ -171,4 +171,4 @@ void BazelShard(int* index, int* total);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_HARNESS_CAMPAIGN_H_
+#endif  // SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_H_

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the merge of campaign parts and its table.
-#include "harness/campaign_merge.h"
+#include "harness/campaign/campaign_merge.h"
 
 #include <algorithm>
 #include <cstdio>

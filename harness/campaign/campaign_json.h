@@ -2,12 +2,12 @@
 // This file implements the JSON form of a campaign part (and of merged
 // parts): what `squashlab campaign` writes per shard and as its checkpoint,
 // and what `squashlab merge` reads (docs/schema/campaign.schema.json).
-#ifndef SQUASHLAB_HARNESS_CAMPAIGN_JSON_H_
-#define SQUASHLAB_HARNESS_CAMPAIGN_JSON_H_
+#ifndef SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_JSON_H_
+#define SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_JSON_H_
 
 #include <string>
 
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
 #include "reader/status.h"
 
 namespace squashlab {
@@ -22,4 +22,4 @@ StatusOr<CampaignResult> ReadCampaignJson(const std::string& path);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_HARNESS_CAMPAIGN_JSON_H_
+#endif  // SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_JSON_H_

@@ -2,7 +2,7 @@
 // Tests of the campaign's progress line: runs and rate, the cell and bound
 // of the part furthest behind, subtrees, and the time left only once
 // something is done.
-#include "cli/campaign_progress.h"
+#include "harness/campaign/campaign_progress.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the campaign's progress line.
-#include "cli/campaign_progress.h"
+#include "harness/campaign/campaign_progress.h"
 
 #include <algorithm>
 #include <chrono>

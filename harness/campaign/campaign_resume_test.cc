@@ -9,8 +9,8 @@
 
 #include <random>
 
-#include "harness/campaign.h"
-#include "harness/campaign_json.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_json.h"
 
 namespace squashlab {
 namespace {

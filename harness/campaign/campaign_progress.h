@@ -3,8 +3,8 @@
 // latest state, kept as the parts report it, and one line redrawn on a
 // terminal (a line a minute in a log) — runs, rate, the cell and bound being
 // searched, the subtrees done, and the time left once it can be estimated.
-#ifndef SQUASHLAB_CLI_CAMPAIGN_PROGRESS_H_
-#define SQUASHLAB_CLI_CAMPAIGN_PROGRESS_H_
+#ifndef SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_PROGRESS_H_
+#define SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_PROGRESS_H_
 
 #include <atomic>
 #include <condition_variable>
@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
 
 namespace squashlab::cli {
 
@@ -64,4 +64,4 @@ class CampaignProgressLine {
 
 }  // namespace squashlab::cli
 
-#endif  // SQUASHLAB_CLI_CAMPAIGN_PROGRESS_H_
+#endif  // SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_PROGRESS_H_

@@ -4,13 +4,13 @@
 // class kept at its earliest run in the whole search's depth-first order
 // (so the merged first finding is the one a single process would meet
 // first), and the verdict table of `squashlab merge`.
-#ifndef SQUASHLAB_HARNESS_CAMPAIGN_MERGE_H_
-#define SQUASHLAB_HARNESS_CAMPAIGN_MERGE_H_
+#ifndef SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_MERGE_H_
+#define SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_MERGE_H_
 
 #include <string>
 #include <vector>
 
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
 #include "reader/status.h"
 
 namespace squashlab {
@@ -32,4 +32,4 @@ std::string FormatCampaignTable(const MergedCampaign& m);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_HARNESS_CAMPAIGN_MERGE_H_
+#endif  // SQUASHLAB_HARNESS_CAMPAIGN_CAMPAIGN_MERGE_H_

@@ -2,7 +2,7 @@
 // This file implements the campaign JSON through nlohmann-json
 // (ordered_json: keys in the order written). 64-bit hashes are written as
 // 16 hex digits (JSON numbers lose them in most readers).
-#include "harness/campaign_json.h"
+#include "harness/campaign/campaign_json.h"
 
 #include <cstdio>
 #include <fstream>
