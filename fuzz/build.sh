@@ -40,7 +40,7 @@ wait_all() {
 }
 
 reader_srcs=$(ls reader/*.cc | grep -v '_test\.cc$')
-cli_srcs=$(ls cli/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
+cli_srcs=$(ls cli/*.cc cli/reader/*.cc cli/lab/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
 model_srcs=$(ls model/base/*.cc model/sched/*.cc model/kernel/*.cc model/kernel/checkers/*.cc model/variants/*.cc model/mm/*.cc \
   model/linux/*.cc model/linux/bridge/*.cc harness/*.cc harness/verify/*.cc harness/campaign/*.cc harness/realfuzz/*.cc hw_emul/*.cc |
   grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
