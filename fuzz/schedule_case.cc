@@ -31,7 +31,7 @@ std::vector<std::string> FaultChoices() {
 }
 
 // The named plans in hw_emul's grammar, for composing with device faults
-// (the rates scenarios.cc uses for them on a device).
+// (the rates harness/scenario_spec.cc uses for them on a device).
 const char* DeviceGrammar(const std::string& named) {
   if (named == "eio") return "eio=0.167";
   if (named == "reada") return "reada_drop=0.333";

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "harness/explore_once.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 
 namespace squashlab::fuzz {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "harness/image_model.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "model/base/report.h"
 #include "model/sched/cost_model.h"
 #include "reader/status.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "harness/verify/verify.h"
 
 namespace squashlab {

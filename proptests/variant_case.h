@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "harness/page_cache_check.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "proptests/image_gen.h"
 
 namespace squashlab::proptests {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "harness/rng.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 
 namespace squashlab {
 namespace {

@@ -17,7 +17,7 @@
 #include "harness/explore_once.h"
 #include "harness/mount.h"
 #include "harness/scenario_builder.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "harness/sleepy_decompressor.h"
 #include "harness/workloads.h"
 

@@ -8,7 +8,7 @@
 #include "bench/sim/bench.h"
 #include "bench/sim/calibration.h"
 #include "harness/model_names.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 
 namespace squashlab::cli {
 

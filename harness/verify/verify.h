@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "harness/root_cause.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "harness/verify/verify_images.h"
 #include "model/sched/explorer.h"
 

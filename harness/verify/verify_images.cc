@@ -11,7 +11,7 @@
 
 #include "harness/images/image_cache.h"
 #include "harness/images/shape.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 
 namespace squashlab {
 namespace {

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 
 namespace squashlab {
 namespace {

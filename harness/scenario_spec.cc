@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the verify scenarios and their fault plans.
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 
 #include <algorithm>
 #include <optional>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the device tests' harness: an image of known bytes,
+// This file implements the device tests' rig: an image of known bytes,
 // I/O records that a bio's end_io fills (and counts, to check exactly-once
 // completion), and helpers that run a body as the task "dd" under each
 // executor.
-#ifndef SQUASHLAB_HW_EMUL_TESTING_HARNESS_H_
-#define SQUASHLAB_HW_EMUL_TESTING_HARNESS_H_
+#ifndef SQUASHLAB_HW_EMUL_TESTING_DEVICE_RIG_H_
+#define SQUASHLAB_HW_EMUL_TESTING_DEVICE_RIG_H_
 
 #include <atomic>
 #include <cstring>
@@ -136,4 +136,4 @@ inline ScenarioOutcome RunThreads(const Scenario& sc, uint64_t seed = 1) {
 
 }  // namespace squashlab::hwtest
 
-#endif  // SQUASHLAB_HW_EMUL_TESTING_HARNESS_H_
+#endif  // SQUASHLAB_HW_EMUL_TESTING_DEVICE_RIG_H_

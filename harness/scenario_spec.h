@@ -5,8 +5,8 @@
 // the name a replay token carries — and MakeScenario builds it over an
 // ImageModel: the device (the model's RAM disk, or an hw_emul BlockDevice
 // with a real part's profile), mount, workload tasks and fault plan.
-#ifndef SQUASHLAB_HARNESS_SCENARIOS_H_
-#define SQUASHLAB_HARNESS_SCENARIOS_H_
+#ifndef SQUASHLAB_HARNESS_SCENARIO_SPEC_H_
+#define SQUASHLAB_HARNESS_SCENARIO_SPEC_H_
 
 #include <functional>
 #include <memory>
@@ -98,4 +98,4 @@ StatusOr<std::shared_ptr<const ImageModel>> LoadImage(const std::string& path);
 
 }  // namespace squashlab
 
-#endif  // SQUASHLAB_HARNESS_SCENARIOS_H_
+#endif  // SQUASHLAB_HARNESS_SCENARIO_SPEC_H_
