@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "harness/image_model.h"
+#include "hw_emul/block_device.h"
 #include "model/base/rng.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
@@ -98,19 +101,79 @@ TaskSpec Spec(const std::string& comm, int cpu) {
   return s;
 }
 
+// The time a read(2) costs outside the page-cache read (ReaderOptions).
+void ChargeCall(Kernel& k, const ReaderOptions& opt) {
+  if (opt.call_ns == 0) return;
+  if (opt.call_on_device == nullptr) {
+    k.Delay(opt.call_ns);
+    return;
+  }
+  uint64_t end = opt.call_on_device->Occupy(k.NowNs(), opt.call_ns);
+  k.Delay(end - k.NowNs());
+}
+
 }  // namespace
 
 void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle,
               const ReaderOptions& opt) {
   TaskSpec s = Spec(opt.comm, opt.cpu);
   s.body = [ino, oracle, opt] {
+    Kernel& kk = Kernel::Current();
     file* f = open_file(ino, opt.ra_pages);
     std::vector<char> buf;
+    DdProbe* probe = opt.probe;
+    std::set<std::pair<unsigned long, unsigned>> windows;
     uint64_t end = std::min<uint64_t>(opt.end, oracle->content.size());
+    uint64_t from =
+        probe && probe->measure_from < end ? probe->measure_from : opt.start;
+    bool started = false;
     for (uint64_t pos = opt.start; pos < end; pos += opt.bs) {
-      size_t len = static_cast<size_t>(std::min<uint64_t>(opt.bs, end - pos));
-      if (!CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf))
-        return;  // dd stops at EIO
+      if (probe && !started && pos >= from) {
+        started = true;
+        probe->start_ns = kk.NowNs();
+        probe->bytes = end - pos;
+      }
+      ChargeCall(kk, opt);
+      size_t len =
+          opt.whole_bs_reads
+              ? opt.bs
+              : static_cast<size_t>(std::min<uint64_t>(opt.bs, end - pos));
+      bool ok = CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf);
+      if (probe) {
+        if (f->f_ra.size > 0) windows.insert({f->f_ra.start, f->f_ra.size});
+        probe->ra_max_pages =
+            std::max<uint64_t>(probe->ra_max_pages, f->f_ra.size);
+      }
+      if (!ok) break;  // dd stops at EIO
+    }
+    if (probe) {
+      probe->end_ns = kk.NowNs();
+      probe->ra_windows = windows.size();
+      probe->done = true;
+    }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_cyclictest(Kernel& k, int cpu, uint64_t period_ns,
+                      std::vector<const DdProbe*> until,
+                      std::vector<uint64_t>* latency_ns) {
+  TaskSpec s = Spec("cyclictest-" + std::to_string(cpu), cpu);
+  s.prio = 99;
+  s.body = [period_ns, until, latency_ns] {
+    Kernel& kk = Kernel::Current();
+    auto running = [&until] {
+      for (const DdProbe* p : until)
+        if (!p->done) return true;
+      return false;
+    };
+    uint64_t next = kk.NowNs();
+    while (running()) {
+      next += period_ns;
+      uint64_t now = kk.NowNs();
+      kk.Delay(next > now ? next - now : 0);
+      model_point("cyclictest");
+      latency_ns->push_back(kk.NowNs() - next);
     }
   };
   k.Spawn(std::move(s));

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "model/base/report.h"
-#include "model/kernel/contracts.h"
+#include "model/kernel/checkers/contracts.h"
+#include "model/kernel/checkers/kcsan.h"
+#include "model/kernel/checkers/lockdep.h"
 #include "model/kernel/fault_inject.h"
-#include "model/kernel/kcsan.h"
-#include "model/kernel/lockdep.h"
 #include "model/kernel/run_mutex.h"
 #include "model/kernel/slab.h"
 #include "model/kernel/wait_queue.h"

@@ -9,10 +9,10 @@
 #include <cstring>
 #include <mutex>
 
-#include "model/kernel/kasan.h"
+#include "model/kernel/checkers/kasan.h"
+#include "model/kernel/checkers/kmemleak.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
-#include "model/kernel/kmemleak.h"
 #include "model/kernel/quiescence.h"
 #include "model/kernel/slab_arena.h"
 #include "model/kernel/vmalloc.h"

@@ -136,7 +136,7 @@ def kernel_module(name, repo, strategies, config = []):
             "include/squashlab/kasan_mem.c",
         ],
         # A KASAN kernel's compilation: every load and store is checked
-        # against the slab arena's shadow (copts.bzl, model/kernel/kasan.cc).
+        # against the slab arena's shadow (copts.bzl, model/kernel/checkers/kasan.cc).
         copts = KERNEL_COPTS + _include_copts(repo) +
                 ["-D" + c for c in COMMON_CONFIG + config] + KASAN_MODULE_COPTS,
         linkopts = ["-Wl,-Bsymbolic"],
