@@ -147,9 +147,11 @@ failslab() {  # DIR: the classes of the failslab job, one a line
     --all-classes 2>&1 | sed -n '/^failure classes/,/^details:/p' |
     grep -E '^  \[[A-Z][0-9]*\] \([0-9]+\) ' || true
 }
+# (The hang is titled by the task that meets the locked page first: a
+# longer search sees several titles of the one cause, all hung tasks.)
 classes=$(failslab "$(tree pristine-failslab)")
-if [ "$(wc -l <<<"$classes")" -eq 1 ] &&
-  grep -qE 'INFO: task [^ ]+ blocked for more than' <<<"$classes"; then
+if [ -n "$classes" ] &&
+  ! grep -qvE 'INFO: task [^ ]+ blocked for more than' <<<"$classes"; then
   echo "ok: the unpatched tree under failslab: the actor failure's hang only"
 else
   echo "FAIL: the unpatched tree under failslab reports:"; echo "$classes"
