@@ -40,9 +40,9 @@ wait_all() {
 }
 
 reader_srcs=$(ls reader/*.cc | grep -v '_test\.cc$')
-cli_srcs=$(ls cli/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
-model_srcs=$(ls model/base/*.cc model/sched/*.cc model/kernel/*.cc model/variants/*.cc model/mm/*.cc \
-  model/linux/*.cc model/linux/bridge/*.cc harness/*.cc harness/realfuzz/*.cc hw_emul/*.cc |
+cli_srcs=$(ls cli/*.cc cli/reader/*.cc cli/lab/*.cc | grep -v -e '_test\.cc$' -e '/main\.cc$')
+model_srcs=$(ls model/base/*.cc model/sched/*.cc model/kernel/*.cc model/kernel/checkers/*.cc model/variants/*.cc model/mm/*.cc \
+  model/linux/*.cc model/linux/bridge/*.cc harness/*.cc harness/verify/*.cc harness/campaign/*.cc harness/realfuzz/*.cc hw_emul/*.cc |
   grep -v -e '_test\.cc$' -e '_proptest\.cc$' -e '_bench\.cc$' -e '_main\.cc$')
 
 # 1. The libraries (reader, CLI, and for schedule_fuzzer and the CLI's
@@ -116,7 +116,7 @@ fi
 build_real_code_fuzzer() {
   # The bridge's objects whole (Bazel's alwayslink): the module resolves
   # the kernel API against the executable, and nothing else calls them.
-  local bridge=("$work"/obj/model_linux_bridge_*.o "$work"/obj/model_kernel_kasan.cc.o)
+  local bridge=("$work"/obj/model_linux_bridge_*.o "$work"/obj/model_kernel_checkers_kasan.cc.o)
   $CXX $CXXFLAGS $std -c fuzz/real_code_image_fuzzer.cc -o "$work/obj/real_code_image_fuzzer.o"
   $CXX $CXXFLAGS "$work/obj/real_code_image_fuzzer.o" "${bridge[@]}" "$work/libsquashlab.a" \
     $LIB_FUZZING_ENGINE $libs -rdynamic -o "$OUT/real_code_image_fuzzer"

@@ -29,7 +29,7 @@
 
 #include "cli/cli_status.h"
 #include "cli/commands.h"
-#include "cli/tree_walker.h"
+#include "cli/reader/tree_walker.h"
 #include "fuzz/fuzz_input.h"
 #include "reader/image.h"
 

@@ -2,15 +2,15 @@
 // This file implements the build step of real_code_image_fuzzer outside
 // Bazel (fuzz/build.sh, for OSS-Fuzz and ClusterFuzzLite, whose runners
 // have no compiler): a kernel tree's fs/squashfs and lib/ decompressors
-// built as `squashlab fuzz --source` builds them (model/linux/
-// source_build.h; $SQUASHLAB_LINUX_INCLUDE names the header layer) into
-// the module the fuzzer loads, OUT_DIR/libsquashfs_linux_6_12.so.
+// built as `squashlab fuzz --source` builds them (harness/source_build.h;
+// $SQUASHLAB_LINUX_INCLUDE names the header layer) into the module the
+// fuzzer loads, OUT_DIR/libsquashfs_linux_6_12.so.
 // usage: real_code_module KERNEL_TREE OUT_DIR
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
-#include "model/linux/source_build.h"
+#include "harness/source_build.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

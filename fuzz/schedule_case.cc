@@ -6,10 +6,8 @@
 #include <cstdlib>
 #include <memory>
 
-#include "hw_emul/profile.h"
-#include "model/sched/bytes_strategy.h"
-#include "model/variants/decompressor.h"
-#include "model/variants/read_path.h"
+#include "harness/explore_once.h"
+#include "harness/model_names.h"
 
 namespace squashlab::fuzz {
 
@@ -18,13 +16,6 @@ namespace {
 template <typename T>
 const T& Choose(const std::vector<T>& options, uint8_t b) {
   return options[b % options.size()];
-}
-
-std::vector<std::string> Decompressors() {
-  std::vector<std::string> names;
-  for (const SquashfsDecompressorOps* d : AllDecompressors())
-    names.push_back(d->name);
-  return names;
 }
 
 std::vector<std::string> WorkloadNames() {
@@ -40,7 +31,7 @@ std::vector<std::string> FaultChoices() {
 }
 
 // The named plans in hw_emul's grammar, for composing with device faults
-// (the rates scenarios.cc uses for them on a device).
+// (the rates harness/scenario_spec.cc uses for them on a device).
 const char* DeviceGrammar(const std::string& named) {
   if (named == "eio") return "eio=0.167";
   if (named == "reada") return "reada_drop=0.333";
@@ -56,17 +47,16 @@ const char* DeviceGrammar(const std::string& named) {
 
 std::vector<std::string> CorrectVariants() {
   std::vector<std::string> names;
-  for (const ReadPathOps* rp : AllReadPaths())
-    if (std::string(rp->name) != kKnownBuggyVariant) names.push_back(rp->name);
+  for (const std::string& name : HandWrittenReadPathNames())
+    if (name != kKnownBuggyVariant) names.push_back(name);
   return names;
 }
 
 const std::vector<std::string>& Devices() {
   static const std::vector<std::string> devices = [] {
     std::vector<std::string> d = {""};
-    for (const DeviceProfile& p : AllProfiles())
-      for (const char* bs : {",bs=512", "", ",bs=4096"})
-        d.push_back(std::string(p.name) + bs);
+    for (const std::string& p : DeviceProfileNames())
+      for (const char* bs : {",bs=512", "", ",bs=4096"}) d.push_back(p + bs);
     return d;
   }();
   return devices;
@@ -91,7 +81,7 @@ std::string DeviceFaults(uint8_t b, const std::string& device) {
 
 ScheduleCase DecodeScheduleCase(const uint8_t* data, size_t size,
                                 const std::vector<std::string>& variants) {
-  static const std::vector<std::string> decomps = Decompressors();
+  static const std::vector<std::string> decomps = DecompressorNames();
   static const std::vector<std::string> workloads = WorkloadNames();
   auto at = [&](size_t i) -> uint8_t { return i < size ? data[i] : 0; };
   ScheduleCase c;
@@ -114,14 +104,12 @@ ScheduleRun RunScheduleCase(const ScheduleCase& c, bool trace) {
     if (!img.ok()) HarnessBug("embedded image: " + img.status().ToString());
     return img.value();
   }();
-  static Explorer* explorer = new Explorer();  // reused: fibers and stacks
   StatusOr<Scenario> sc = MakeScenario(c.spec, image);
   if (!sc.ok()) HarnessBug(c.spec.Name() + ": " + sc.status().ToString());
-  BytesStrategy strategy(c.choices);
   ScheduleRun run;
   run.scenario = sc.value().name;
-  run.result = explorer->RunOnce(sc.value(), strategy, c.seed, trace);
-  run.consumed = strategy.consumed();
+  run.result = ExploreOnceWithChoices(sc.value(), c.choices, c.seed, trace,
+                                      &run.consumed);
   return run;
 }
 

@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/scenarios.h"
-#include "model/sched/explorer.h"
+#include "harness/explore_once.h"
+#include "harness/scenario_spec.h"
 
 namespace squashlab::fuzz {
 

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "harness/mount.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "harness/test_scenarios.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"

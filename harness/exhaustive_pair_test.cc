@@ -9,7 +9,7 @@
 
 #include <set>
 
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/explorer.h"
 

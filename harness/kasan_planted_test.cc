@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/test_scenarios.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 #include "model/variants/read_path.h"
 
 namespace squashlab {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/test_scenarios.h"
-#include "harness/verify.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab {
 namespace {

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "harness/campaign.h"
+#include "harness/campaign/campaign.h"
 #include "harness/test_scenarios.h"
 #include "model/sched/exhaustive_strategy.h"
 #include "model/sched/partition_plan.h"

@@ -13,8 +13,8 @@
 #include <set>
 #include <thread>
 
-#include "harness/campaign.h"
-#include "harness/campaign_merge.h"
+#include "harness/campaign/campaign.h"
+#include "harness/campaign/campaign_merge.h"
 #include "harness/test_scenarios.h"
 #include "model/base/rng.h"
 #include "model/sched/exhaustive_strategy.h"

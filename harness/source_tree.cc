@@ -3,7 +3,7 @@
 #include "harness/source_tree.h"
 
 #include "harness/linux_mount.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "model/linux/source_build.h"
 #include "model/sched/replay_token.h"
 

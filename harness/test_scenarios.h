@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/scenarios.h"
-#include "harness/verify.h"
+#include "harness/scenario_spec.h"
+#include "harness/verify/verify.h"
 
 namespace squashlab {
 

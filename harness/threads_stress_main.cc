@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "harness/scenarios.h"
+#include "harness/scenario_spec.h"
 #include "model/kernel/scenario.h"
 #include "model/sched/threads_executor.h"
 

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the reader and reclaim tasks.
+// This file implements the reader and reclaim tasks, and a reader that
+// drops pages with posix_fadvise(POSIX_FADV_DONTNEED).
 #include "harness/workloads.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "harness/image_model.h"
+#include "hw_emul/block_device.h"
 #include "model/base/rng.h"
 #include "model/kernel/buffer_head.h"
 #include "model/kernel/filemap.h"
@@ -16,6 +20,7 @@
 #include "model/kernel/preempt.h"
 #include "model/kernel/ram_disk.h"
 #include "model/kernel/slab.h"
+#include "model/mm/fadvise.h"
 #include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
 #include "model/variants/squashfs.h"
@@ -96,19 +101,79 @@ TaskSpec Spec(const std::string& comm, int cpu) {
   return s;
 }
 
+// The time a read(2) costs outside the page-cache read (ReaderOptions).
+void ChargeCall(Kernel& k, const ReaderOptions& opt) {
+  if (opt.call_ns == 0) return;
+  if (opt.call_on_device == nullptr) {
+    k.Delay(opt.call_ns);
+    return;
+  }
+  uint64_t end = opt.call_on_device->Occupy(k.NowNs(), opt.call_ns);
+  k.Delay(end - k.NowNs());
+}
+
 }  // namespace
 
 void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle,
               const ReaderOptions& opt) {
   TaskSpec s = Spec(opt.comm, opt.cpu);
   s.body = [ino, oracle, opt] {
+    Kernel& kk = Kernel::Current();
     file* f = open_file(ino, opt.ra_pages);
     std::vector<char> buf;
+    DdProbe* probe = opt.probe;
+    std::set<std::pair<unsigned long, unsigned>> windows;
     uint64_t end = std::min<uint64_t>(opt.end, oracle->content.size());
+    uint64_t from =
+        probe && probe->measure_from < end ? probe->measure_from : opt.start;
+    bool started = false;
     for (uint64_t pos = opt.start; pos < end; pos += opt.bs) {
-      size_t len = static_cast<size_t>(std::min<uint64_t>(opt.bs, end - pos));
-      if (!CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf))
-        return;  // dd stops at EIO
+      if (probe && !started && pos >= from) {
+        started = true;
+        probe->start_ns = kk.NowNs();
+        probe->bytes = end - pos;
+      }
+      ChargeCall(kk, opt);
+      size_t len =
+          opt.whole_bs_reads
+              ? opt.bs
+              : static_cast<size_t>(std::min<uint64_t>(opt.bs, end - pos));
+      bool ok = CheckedRead(f, oracle, pos, len, opt.eio_allowed, buf);
+      if (probe) {
+        if (f->f_ra.size > 0) windows.insert({f->f_ra.start, f->f_ra.size});
+        probe->ra_max_pages =
+            std::max<uint64_t>(probe->ra_max_pages, f->f_ra.size);
+      }
+      if (!ok) break;  // dd stops at EIO
+    }
+    if (probe) {
+      probe->end_ns = kk.NowNs();
+      probe->ra_windows = windows.size();
+      probe->done = true;
+    }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_cyclictest(Kernel& k, int cpu, uint64_t period_ns,
+                      std::vector<const DdProbe*> until,
+                      std::vector<uint64_t>* latency_ns) {
+  TaskSpec s = Spec("cyclictest-" + std::to_string(cpu), cpu);
+  s.prio = 99;
+  s.body = [period_ns, until, latency_ns] {
+    Kernel& kk = Kernel::Current();
+    auto running = [&until] {
+      for (const DdProbe* p : until)
+        if (!p->done) return true;
+      return false;
+    };
+    uint64_t next = kk.NowNs();
+    while (running()) {
+      next += period_ns;
+      uint64_t now = kk.NowNs();
+      kk.Delay(next > now ? next - now : 0);
+      model_point("cyclictest");
+      latency_ns->push_back(kk.NowNs() - next);
     }
   };
   k.Spawn(std::move(s));
@@ -153,6 +218,48 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
       uint64_t pos = rng.Below(size) & ~uint64_t{511};
       CheckedRead(f, oracle, pos, opt.bs, opt.eio_allowed, buf);
     }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
+                           uint64_t block_size, const ReaderOptions& opt,
+                           uint64_t salt) {
+  const uint64_t seed = Rng::Mix(k.config().seed, salt);
+  TaskSpec s = Spec(opt.comm, opt.cpu);
+  s.body = [ino, oracle, block_size, opt, seed] {
+    file* f = open_file(ino, opt.ra_pages);
+    Rng rng(seed);
+    std::vector<char> buf;
+    const uint64_t size = oracle->content.size();
+    if (size == 0) return;
+    const uint64_t start =
+        rng.Below((size + block_size - 1) / block_size) * block_size;
+    const uint64_t end = std::min(size, start + block_size);
+    auto read = [&](uint64_t from, uint64_t to) {
+      for (uint64_t pos = from; pos < to; pos += opt.bs)
+        if (!CheckedRead(
+                f, oracle, pos,
+                static_cast<size_t>(std::min<uint64_t>(opt.bs, to - pos)),
+                opt.eio_allowed, buf))
+          return false;
+      return true;
+    };
+    if (!read(start, end)) return;
+    // One page of the block (not its first), then the pages between its
+    // first and its last, then the whole file: each dropped and read again.
+    const uint64_t pages = (end - start + PAGE_SIZE - 1) / PAGE_SIZE;
+    const uint64_t one =
+        start + PAGE_SIZE * (pages > 1 ? 1 + rng.Below(pages - 1) : 0);
+    fadvise_dontneed(f, one, PAGE_SIZE);
+    if (!read(one, std::min(end, one + PAGE_SIZE))) return;
+    if (pages > 2) {
+      fadvise_dontneed(f, start + PAGE_SIZE, (pages - 2) * PAGE_SIZE);
+      const uint64_t mid = start + PAGE_SIZE * (1 + rng.Below(pages - 2));
+      if (!read(mid, mid + PAGE_SIZE) || !read(start, end)) return;
+    }
+    fadvise_dontneed(f, 0, 0);
+    read(start, end);
   };
   k.Spawn(std::move(s));
 }

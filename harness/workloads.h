@@ -16,9 +16,24 @@
 
 namespace squashlab {
 
+class BlockDevice;
 class Kernel;
 struct inode;
 struct FileModel;
+
+// What a dd saw, for benchmarks: the virtual times of its measured span
+// and its file's readahead windows.
+struct DdProbe {
+  // The span starts at the first read at or past this offset (from the
+  // file's start when the file is shorter) and ends with the last read.
+  uint64_t measure_from = 0;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  uint64_t bytes = 0;         // read in the span
+  bool done = false;          // the dd ended, at its end or at an error
+  uint64_t ra_windows = 0;    // distinct (start, size) windows after a read
+  uint64_t ra_max_pages = 0;  // the largest window
+};
 
 struct ReaderOptions {
   std::string comm = "dd";
@@ -28,11 +43,25 @@ struct ReaderOptions {
   unsigned ra_pages = 32;       // the file's readahead window (0: none)
   bool eio_allowed = false;     // a fault plan is active
   int cpu = -1;
+  // dd only. Each read(2) asks for bs bytes, past `end` and EOF too (what
+  // dd does; the MM clips it), instead of stopping at `end`.
+  bool whole_bs_reads = false;
+  // Time each read(2) costs outside the page-cache read, before it: the
+  // task sleeps that long, or, with `call_on_device`, the device is busy
+  // that long (BlockDevice::Occupy) and the task waits for it.
+  uint64_t call_ns = 0;
+  BlockDevice* call_on_device = nullptr;
+  DdProbe* probe = nullptr;  // filled when set
 };
 
 // dd if=FILE bs=BS skip..count: sequential reads from start to end.
 void spawn_dd(Kernel& k, inode* ino, const FileModel* oracle,
               const ReaderOptions& opt);
+// cyclictest -p 99 -i period_ns on `cpu`: absolute-time wake-ups, each
+// one's lateness appended to *latency_ns, until every dd of `until` is done.
+void spawn_cyclictest(Kernel& k, int cpu, uint64_t period_ns,
+                      std::vector<const DdProbe*> until,
+                      std::vector<uint64_t>* latency_ns);
 // cat FILE... : each file in turn in reads of opt.bs, whole when it is at
 // most 2 x `span` bytes, else its first and its last `span` bytes (start
 // and end ignored); stops at the first EIO.
@@ -44,6 +73,13 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
                          const ReaderOptions& opt, int reads, uint64_t salt);
 // `rounds` passes of invalidate_mapping_pages over ino's page cache.
 void spawn_reclaim(Kernel& k, inode* ino, int rounds);
+// A reader that drops what it read with posix_fadvise(POSIX_FADV_DONTNEED)
+// at page granularity : a block of the file (drawn
+// from the run's seed) read, then one page of it dropped and read again,
+// then its middle pages, then the whole file, each read checked.
+void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
+                           uint64_t block_size, const ReaderOptions& opt,
+                           uint64_t salt);
 // A journal thread of another file system on `cpu` (jbd2 committing on
 // the ext4 root of the 2013 thread's machines): `rounds` commits, each
 // looking up and releasing `per_round` new buffers of its own device, then

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "hw_emul/testing/harness.h"
+#include "hw_emul/testing/device_rig.h"
 
 namespace squashlab {
 namespace {

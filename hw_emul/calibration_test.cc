@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "hw_emul/block_device.h"
-#include "hw_emul/testing/harness.h"
+#include "hw_emul/testing/device_rig.h"
 
 namespace squashlab {
 namespace {

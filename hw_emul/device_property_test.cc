@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hw_emul/block_device.h"
-#include "hw_emul/testing/harness.h"
+#include "hw_emul/testing/device_rig.h"
 #include "model/base/rng.h"
 
 namespace squashlab {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "hw_emul/block_device.h"
-#include "hw_emul/testing/harness.h"
+#include "hw_emul/testing/device_rig.h"
 
 namespace squashlab {
 namespace {

@@ -6,12 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "harness/explore_once.h"
 #include "harness/mount.h"
 #include "harness/workloads.h"
-#include "model/kernel/filemap.h"
-#include "model/kernel/kernel.h"
-#include "model/kernel/page.h"
-#include "model/sched/explorer.h"
 #include "testdata/expected_tree.h"
 
 namespace squashlab::proptests {
@@ -103,61 +100,6 @@ void SpawnReaders(Kernel& k, SquashfsMount* m, const ImageModel& img,
   }
 }
 
-// The oracle's bytes of page `index` of a file: zeros past the end.
-std::string ExpectedPage(const FileModel& f, unsigned long index) {
-  std::string want(PAGE_SIZE, '\0');
-  const uint64_t at = uint64_t{index} * PAGE_SIZE;
-  if (at < f.content.size())
-    f.content.copy(want.data(),
-                   std::min<uint64_t>(PAGE_SIZE, f.content.size() - at), at);
-  return want;
-}
-
-// At quiescence: every uptodate page must hold the oracle's bytes.
-void CheckPages(Kernel& k, const SquashfsMount& m, const ImageModel& img,
-                PageSnapshot* snap) {
-  for (size_t i = 0; i < img.files.size(); i++) {
-    const FileModel& f = img.files[i];
-    for (const auto& [index, p] : m.inodes[i]->i_mapping->page_tree) {
-      if (!(p->flags.load() & (1UL << PG_uptodate))) {
-        snap->error_pages++;
-        continue;
-      }
-      std::string got(p->data, PAGE_SIZE);
-      const std::string want = ExpectedPage(f, index);
-      auto [g, w] = std::mismatch(got.begin(), got.end(), want.begin());
-      if (g != got.end()) {
-        char body[240];
-        std::snprintf(body, sizeof body,
-                      "%s page %lu (file offset %llu): byte 0x%02x, the image "
-                      "holds 0x%02x\n",
-                      f.name.c_str(), index,
-                      static_cast<unsigned long long>(
-                          uint64_t{index} * PAGE_SIZE + (g - got.begin())),
-                      static_cast<unsigned char>(*g),
-                      static_cast<unsigned char>(*w));
-        k.Record(ReportKind::kWrongData,
-                 "squashlab: uptodate page cache page holds wrong bytes",
-                 body + dump_page(p));
-        return;
-      }
-      snap->uptodate.emplace(PageKey{f.name, index}, std::move(got));
-    }
-  }
-}
-
-// The checker's own test: one byte of the first uptodate page, flipped.
-void CorruptOnePage(const SquashfsMount& m) {
-  for (inode* ino : m.inodes) {
-    for (const auto& [index, p] : ino->i_mapping->page_tree) {
-      if (p->flags.load() & (1UL << PG_uptodate)) {
-        p->data[index % PAGE_SIZE] ^= 0x20;
-        return;
-      }
-    }
-  }
-}
-
 }  // namespace
 
 void showValue(const VariantCase& c, std::ostream& os) {
@@ -238,21 +180,17 @@ VariantRun RunVariant(const VariantCase& c, const std::string& variant,
     *snap = PageSnapshot{};
     SpawnReaders(k, m, *img, readers, eio_allowed);
     Kernel* kp = &k;
-    if (hooks.corrupt_one_page) k.AtQuiescence([m] { CorruptOnePage(*m); });
+    if (hooks.corrupt_one_page)
+      k.AtQuiescence([m] { CorruptOneUptodatePage(*m); });
     k.AtQuiescence(
-        [kp, m, img, snap] { CheckPages(*kp, *m, *img, snap.get()); });
+        [kp, m, img, snap] { CheckUptodatePages(*kp, *m, *img, snap.get()); });
   };
   auto sc = MakeScenario(spec, img, observe);
   if (!sc.ok()) {
     out.report = "bad scenario: " + sc.status().ToString();
     return out;
   }
-  ExploreOptions opt;
-  opt.strategy = c.strategy;
-  opt.seed = c.seed;
-  auto strategy = MakeStrategy(opt);
-  Explorer explorer;
-  RunResult r = explorer.RunOnce(*sc, *strategy, c.seed, /*trace=*/false);
+  RunResult r = ExploreOnce(*sc, c.strategy, c.seed);
   if (r.failed()) {
     out.report = variant + ": " + r.report.ToString();
   } else if (!r.completed) {

@@ -7,7 +7,8 @@
 // size), a fault plan (a named plan or one generated over hw_emul's
 // grammar), an exploration strategy and a seed. RunVariant runs one read
 // path over the case and snapshots, at quiescence, every uptodate page of
-// every file's page cache, checking each against the oracle; ComparePages
+// every file's page cache, checking each against the oracle
+// (harness/page_cache_check.h); ComparePages
 // compares the snapshots of several variants of one case.
 #ifndef SQUASHLAB_PROPTESTS_VARIANT_CASE_H_
 #define SQUASHLAB_PROPTESTS_VARIANT_CASE_H_
@@ -22,7 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/scenarios.h"
+#include "harness/page_cache_check.h"
+#include "harness/scenario_spec.h"
 #include "proptests/image_gen.h"
 
 namespace squashlab::proptests {
@@ -54,13 +56,6 @@ void showValue(const VariantCase& c, std::ostream& os);
 StatusOr<std::shared_ptr<const ImageModel>> ImageOf(const VariantCase& c);
 
 rc::Gen<VariantCase> GenVariantCase();
-
-// Uptodate pages at quiescence: (file name, page index) -> PAGE_SIZE bytes.
-using PageKey = std::pair<std::string, unsigned long>;
-struct PageSnapshot {
-  std::map<PageKey, std::string> uptodate;
-  size_t error_pages = 0;  // in a page cache, not uptodate (PG_error)
-};
 
 struct VariantRun {
   std::string report;  // "" when the run was clean and every page matched

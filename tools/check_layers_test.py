@@ -57,10 +57,34 @@ class CheckLayersTest(unittest.TestCase):
         root = tree({"cli/cmd_a.cc": '#include "model/kernel/kernel.h"\n',
                      "cli/cmd_b.cc": '#include "hw_emul/profile.h"\n',
                      "cli/cmd_c.cc": '#include "model/sched/schedule_trace.h"\n',
-                     "cli/cmd_d.cc": '#include "harness/verify.h"\n#include "reader/image.h"\n'})
+                     "cli/cmd_d.cc": '#include "harness/verify/verify.h"\n#include "reader/image.h"\n'})
         found = check_layers.violations(root)
         self.assertEqual(len(found), 3)
         self.assertFalse(any("cmd_d.cc" in f for f in found))
+
+    def test_the_top_floor_sees_only_the_harness_and_the_reader(self):
+        model = ['model/kernel/kernel.h', 'model/sched/explorer.h', 'model/base/rng.h',
+                 'model/variants/read_path.h', 'model/mm/file_read.h', 'hw_emul/profile.h',
+                 'model/linux/source_build.h']
+        files = {}
+        for floor in ("bench/sim", "proptests", "fuzz", "cli"):
+            for i, inc in enumerate(model):
+                files[f"{floor}/lib_{i}.cc"] = f'#include "{inc}"\n'
+            files[f"{floor}/ok.cc"] = '#include "harness/scenario_builder.h"\n#include "reader/image.h"\n'
+        found = check_layers.violations(tree(files))
+        self.assertEqual(len(found), 4 * len(model))
+        self.assertFalse(any("ok.cc" in f for f in found))
+
+    def test_the_top_floor_has_no_test_exemption(self):
+        root = tree({"bench/sim/rt_test.cc": '#include "model/kernel/mutex.h"\n',
+                     "proptests/p_proptest.cc": '#include "model/kernel/page.h"\n',
+                     "fuzz/x_main.cc": '#include "model/linux/source_build.h"\n',
+                     "bench/sim/b_bench.cc": '#include "hw_emul/block_device.h"\n',
+                     "cli/testing/t_test.cc": '#include "model/sched/explorer.h"\n',
+                     "harness/h_test.cc": '#include "model/sched/explorer.h"\n'})
+        found = check_layers.violations(root)
+        self.assertEqual(len(found), 5)
+        self.assertFalse(any("harness/" in f for f in found))
 
     def test_tests_may_cross_layers(self):
         root = tree({"model/kernel/tests/a_test.cc": '#include "model/sched/explorer.h"\n'})

@@ -15,8 +15,8 @@
 #include <fstream>
 #include <vector>
 
-#include "harness/scenarios.h"
-#include "model/base/rng.h"
+#include "harness/rng.h"
+#include "harness/scenario_spec.h"
 
 namespace squashlab {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "bench/sim/dd_cell.h"
 #include "harness/image_model.h"
-#include "hw_emul/profile.h"
+#include "harness/model_names.h"
 #include "reader/decompressor.h"
 
 namespace squashlab {
@@ -215,20 +215,8 @@ std::vector<ProfileConstant> ProfileConstants() {
     out.push_back({name, "read_syscall_on_device",
                    cpu.read_syscall_on_device ? 1.0 : 0.0,
                    cpu.syscall_place_source});
-    const DeviceProfile* d = FindProfile(cpu.Device());
-    if (d == nullptr) continue;
-    const std::pair<const char*, const Sourced*> dev[] = {
-        {"command_overhead_ns", &d->command_overhead_ns},
-        {"bandwidth_bytes_per_s", &d->bandwidth_bytes_per_s},
-        {"seek_ns", &d->seek_ns},
-        {"rotation_ns", &d->rotation_ns},
-        {"max_request_bytes", &d->max_request_bytes},
-        {"command_bytes", &d->command_bytes},
-        {"queue_depth", &d->queue_depth},
-        {"channels", &d->channels},
-        {"nr_requests", &d->nr_requests}};
-    for (const auto& [key, v] : dev)
-      out.push_back({name, key, static_cast<double>(v->value), v->source});
+    for (const DeviceConstant& d : DeviceProfileConstants(cpu.Device()))
+      out.push_back({name, d.name, d.value, d.source});
   }
   return out;
 }

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "bench/sim/bench_image.h"
-#include "model/sched/cost_model.h"
+#include "harness/scenario_builder.h"
 #include "reader/status.h"
 
 namespace squashlab {

@@ -5,7 +5,8 @@
 // time on N CPUs, deterministic). It returns the dd rate and the counters
 // that explain it: read-path calls and how many found I/O already in
 // flight, decompressions, the readahead window, device requests, merges,
-// host fetch/idle and busy time, and the workqueue's delay.
+// host fetch/idle and busy time, and the workqueue's delay. The run is
+// put together by the harness's scenario builder.
 #ifndef SQUASHLAB_BENCH_SIM_DD_CELL_H_
 #define SQUASHLAB_BENCH_SIM_DD_CELL_H_
 
@@ -13,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "model/sched/cost_model.h"
+#include "harness/scenario_builder.h"
 
 namespace squashlab {
 

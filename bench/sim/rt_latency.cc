@@ -3,19 +3,10 @@
 #include "bench/sim/rt_latency.h"
 
 #include <algorithm>
-#include <atomic>
-#include <optional>
+#include <memory>
 
 #include "harness/mount.h"
-#include "hw_emul/block_device.h"
-#include "model/kernel/kernel.h"
-#include "model/kernel/scenario.h"
-#include "model/mm/file_read.h"
-#include "model/mm/filemap_read.h"
-#include "model/sched/simulate_executor.h"
-#include "model/variants/decompressor.h"
-#include "model/variants/read_path.h"
-#include "reader/image_bytes.h"
+#include "harness/workloads.h"
 #include "reader/superblock.h"
 
 namespace squashlab {
@@ -28,49 +19,38 @@ RtLatencyResult Fail(const std::string& why) {
   return res;
 }
 
-// What the cyclictest tasks measured.
+// What the readers and the cyclictest tasks of one run saw.
 struct Samples {
+  std::vector<DdProbe> readers;
   std::vector<uint64_t> latency_ns;
-  std::atomic<int> readers_left{0};
 };
 
-// dd bs=64k over the file (htop's binary being read in the seed).
-void SpawnReader(Kernel& k, SquashfsMount* m, const FileModel* f, int cpu,
-                 Samples* s) {
-  inode* ino = m->Find(f->name);
-  s->readers_left.fetch_add(1);
-  TaskSpec t;
-  t.name = "htop-" + std::to_string(cpu);
-  t.cpu = cpu;
-  t.body = [ino, f, s] {
-    std::vector<char> buf(65536);
-    file* filp = open_file(ino);
-    int64_t pos = 0;
-    while (static_cast<uint64_t>(pos) < f->content.size())
-      if (mm_file_read(filp, buf.data(), buf.size(), &pos) <= 0) break;
-    s->readers_left.fetch_sub(1);
-  };
-  k.Spawn(std::move(t));
-}
-
-// cyclictest -p 99 -i period: absolute-time wake-ups while readers run.
-void SpawnCyclictest(Kernel& k, int cpu, uint64_t period, Samples* s) {
-  TaskSpec t;
-  t.name = "cyclictest-" + std::to_string(cpu);
-  t.cpu = cpu;
-  t.prio = 99;
-  t.body = [period, s] {
-    Kernel& ex = Kernel::Current();
-    uint64_t next = ex.NowNs();
-    while (s->readers_left.load() > 0) {
-      next += period;
-      uint64_t now = ex.NowNs();
-      ex.Delay(next > now ? next - now : 0);
-      model_point("cyclictest");
-      s->latency_ns.push_back(ex.NowNs() - next);
-    }
-  };
-  k.Spawn(std::move(t));
+// On each CPU a dd bs=64k over one of the largest files (htop's binary
+// being read in the seed), and cyclictest -p 99 -i period until they end.
+void SpawnTasks(Kernel& k, SquashfsMount* m, const ImageModel& image,
+                const RtLatencyOptions& opt, Samples* s) {
+  std::vector<const FileModel*> files;
+  for (const auto& f : image.files) files.push_back(&f);
+  std::stable_sort(files.begin(), files.end(),
+                   [](const FileModel* a, const FileModel* b) {
+                     return a->content.size() > b->content.size();
+                   });
+  *s = Samples{};
+  s->readers.resize(static_cast<size_t>(opt.ncpus));
+  std::vector<const DdProbe*> readers;
+  for (int cpu = 0; cpu < opt.ncpus; cpu++) {
+    const FileModel* f = files[static_cast<size_t>(cpu) % files.size()];
+    ReaderOptions o;
+    o.comm = "htop-" + std::to_string(cpu);
+    o.cpu = cpu;
+    o.bs = 65536;
+    o.whole_bs_reads = true;
+    o.probe = &s->readers[static_cast<size_t>(cpu)];
+    readers.push_back(o.probe);
+    spawn_dd(k, m->Find(f->name), f, o);
+  }
+  for (int cpu = 0; cpu < opt.ncpus; cpu++)
+    spawn_cyclictest(k, cpu, opt.period_ns, readers, &s->latency_ns);
 }
 
 }  // namespace
@@ -88,22 +68,7 @@ double HostDecompressNsPerByte(const std::string& codec) {
 
 RtLatencyResult RunRtLatency(std::shared_ptr<const ImageModel> image,
                              const RtLatencyOptions& opt) {
-  const ReadPathOps* rp = FindReadPath(opt.variant);
-  const SquashfsDecompressorOps* dc =
-      opt.decomp_ops ? opt.decomp_ops : FindDecompressor(opt.decomp);
-  if (rp == nullptr || dc == nullptr)
-    return Fail("unknown variant or strategy");
   if (image->files.empty()) return Fail("the image has no regular file");
-  std::optional<DeviceOptions> dev;
-  if (!opt.device.empty()) {
-    auto o = MakeDeviceOptions(
-        opt.device.substr(0, opt.device.find(',')), "",
-        opt.device.find("bs=512") != std::string::npos    ? 512
-        : opt.device.find("bs=4096") != std::string::npos ? 4096
-                                                          : 1024);
-    if (!o.ok()) return Fail(o.status().ToString());
-    dev = *o;
-  }
   RtLatencyResult res;
   res.codec = CompressorName(image->compressor);
   res.decompress_ns_per_byte =
@@ -116,39 +81,26 @@ RtLatencyResult RunRtLatency(std::shared_ptr<const ImageModel> image,
   cost.decompress_ns_per_byte = res.decompress_ns_per_byte;
   // PREEMPT_RT: preemptible code is preemptible anywhere (1 us resolution).
   cost.preemptible_charge_slice_ns = 1000;
-  SimulateExecutor exec(cost);
-  KernelConfig config;
-  config.ncpus = opt.ncpus;
-  config.preempt_rt = true;  // the RT kernel of the 2018 RT thread
-  config.max_steps = 5000000;
   auto samples = std::make_shared<Samples>();
-  std::shared_ptr<const ImageBytes> bytes =
-      dev ? ImageBytes::FromBuffer(image->bytes) : nullptr;
-  Scenario sc{"rt_latency", config, [&, samples](Kernel& k) {
-                SquashfsMount* m = nullptr;
-                if (dev) {
-                  m = squashfs_mount(k, *image, rp, dc, bytes, *dev);
-                } else {
-                  m = squashfs_mount(k, *image, rp, dc);
-                  m->disk->set_latency_ns(opt.ram_disk_latency_ns);
-                }
-                // The largest files, one reader per CPU.
-                std::vector<const FileModel*> files;
-                for (const auto& f : image->files) files.push_back(&f);
-                std::stable_sort(files.begin(), files.end(),
-                                 [](const FileModel* a, const FileModel* b) {
-                                   return a->content.size() > b->content.size();
-                                 });
-                for (int cpu = 0; cpu < opt.ncpus; cpu++)
-                  SpawnReader(k, m,
-                              files[static_cast<size_t>(cpu) % files.size()],
-                              cpu, samples.get());
-                for (int cpu = 0; cpu < opt.ncpus; cpu++)
-                  SpawnCyclictest(k, cpu, opt.period_ns, samples.get());
-              }};
-  ScenarioOutcome out = RunScenario(sc, exec, 1);
-  res.report = out.report;
-  res.end_ns = out.run.end_ns;
+  ScenarioBuilder b(image);
+  b.Name("rt_latency")
+      .ReadPath(opt.variant, opt.decomp)
+      .Cpus(opt.ncpus)
+      .PreemptRt(true)  // the RT kernel of the 2018 RT thread
+      .MaxSteps(5000000)
+      .Workload(
+          [image, opt, samples](Kernel& k, SquashfsMount* m, BlockDevice*) {
+            SpawnTasks(k, m, *image, opt, samples.get());
+          });
+  if (opt.decomp_ops != nullptr) b.Decompressor(opt.decomp_ops);
+  if (opt.device.empty())
+    b.RamDiskLatency(opt.ram_disk_latency_ns);
+  else
+    b.Device(opt.device);
+  auto run = b.Simulate(cost);
+  if (!run.ok()) return Fail(run.status().ToString());
+  res.report = run->outcome.report;
+  res.end_ns = run->outcome.run.end_ns;
   res.bucket_ns = std::max<uint64_t>(1, opt.bucket_ns);
   for (uint64_t l : samples->latency_ns) {
     res.max_wakeup_latency_ns = std::max(res.max_wakeup_latency_ns, l);

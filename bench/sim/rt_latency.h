@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "harness/image_model.h"
-#include "model/base/report.h"
+#include "harness/scenario_builder.h"
 
 namespace squashlab {
 

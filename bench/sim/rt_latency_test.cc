@@ -14,14 +14,12 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "harness/explore_once.h"
 #include "harness/mount.h"
-#include "harness/scenarios.h"
+#include "harness/scenario_builder.h"
+#include "harness/scenario_spec.h"
+#include "harness/sleepy_decompressor.h"
 #include "harness/workloads.h"
-#include "model/kernel/mutex.h"
-#include "model/kernel/preempt.h"
-#include "model/sched/explorer.h"
-#include "model/variants/decompressor.h"
-#include "model/variants/read_path.h"
 
 namespace squashlab {
 namespace {
@@ -87,44 +85,21 @@ TEST(RtLatency, CostIsTheHostCodecScaledByTheCpuRatio) {
 
 // A strategy that takes a sleeping lock inside its per-CPU section (what a
 // careless port of the percpu decompressor would do).
-struct SleepyState {
-  percpu<CodecStream*>* streams = nullptr;
-  mutex mtx;
-};
-void sleepy_create(squashfs_sb_info* msblk) {
-  auto* st = Kernel::Current().New<SleepyState>();
-  st->streams = alloc_percpu<CodecStream*>();
-  for (auto& s : st->streams->slots) s = squashfs_stream_init(msblk);
-  mutex_init(&st->mtx);
-  msblk->stream = st;
-}
-int sleepy_decompress(squashfs_sb_info* msblk, buffer_head** bh, int b,
-                      int offset, int length, squashfs_page_actor* output) {
-  auto* st = static_cast<SleepyState*>(msblk->stream);
-  CodecStream** s = get_cpu_ptr(st->streams);
-  mutex_lock(&st->mtx);
-  int res = squashfs_codec_uncompress(msblk, *s, bh, b, offset, length, output);
-  mutex_unlock(&st->mtx);
-  put_cpu_ptr(s);
-  return res;
-}
-int sleepy_max() { return 1; }
-const SquashfsDecompressorOps kSleepy = {"percpu-sleepy", "", sleepy_create,
-                                         sleepy_decompress, sleepy_max};
-
 TEST(RtLatency, SleepingInsideAPercpuSectionIsReported) {
   auto img = DefaultImage();
   ASSERT_TRUE(img.ok());
   std::shared_ptr<const ImageModel> image = img.value();
-  Scenario sc{"sleepy", KernelConfig{}, [image](Kernel& k) {
-                SquashfsMount* m = squashfs_mount(
-                    k, *image, FindReadPath("sync-3.13"), &kSleepy);
-                const FileModel* f = &image->files.front();
-                spawn_dd(k, m->Find(f->name), f, ReaderOptions{});
-              }};
-  Explorer e;
-  auto st = MakeRandomStrategy();
-  RunResult r = e.RunOnce(sc, *st, 1, false);
+  const FileModel* f = &image->files.front();
+  auto sc = ScenarioBuilder(image)
+                .Name("sleepy")
+                .ReadPath("sync-3.13", "percpu")
+                .Decompressor(SleepyPercpuDecompressor())
+                .Workload([f](Kernel& k, SquashfsMount* m, BlockDevice*) {
+                  spawn_dd(k, m->Find(f->name), f, ReaderOptions{});
+                })
+                .Build();
+  ASSERT_TRUE(sc.ok()) << sc.status().ToString();
+  RunResult r = ExploreOnce(*sc, "random", 1);
   // A debug kernel's might_sleep, on the first schedule (uncontended or not).
   EXPECT_EQ(r.report.kind, ReportKind::kSleepInvalidContext)
       << r.report.ToString();
@@ -132,7 +107,7 @@ TEST(RtLatency, SleepingInsideAPercpuSectionIsReported) {
 
 TEST(RtLatency, SleepingInsideAPercpuSectionIsReportedInSimulate) {
   RtLatencyOptions opt;
-  opt.decomp_ops = &kSleepy;
+  opt.decomp_ops = SleepyPercpuDecompressor();
   RtLatencyResult r = RunRtLatency(Tree128k("gzip"), opt);
   EXPECT_EQ(r.report.kind, ReportKind::kSleepInvalidContext)
       << r.report.ToString();

@@ -54,7 +54,7 @@ struct Report {
   // a DEBUG_VM check on a production kernel); the run continues. Fatal
   // reports (oops, KASAN, hang, quiescence) end it.
   bool warning = false;
-  // The contract that fired (model/kernel/contracts.h): its id and the
+  // The contract that fired (model/kernel/checkers/contracts.h): its id and the
   // kernel source it models ("mm/filemap.c unlock_page(): VM_BUG_ON_PAGE
   // [3.13-6.12]"). Empty for reports made outside the registry.
   std::string contract;

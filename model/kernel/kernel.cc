@@ -12,14 +12,14 @@
 #include "model/kernel/bio.h"
 #include "model/kernel/blk_plug.h"
 #include "model/kernel/buffer_head.h"
-#include "model/kernel/call_trace.h"
 #include "model/kernel/check_call.h"
+#include "model/kernel/checkers/call_trace.h"
+#include "model/kernel/checkers/kasan_shadow.h"
+#include "model/kernel/checkers/symbolize.h"
 #include "model/kernel/filemap.h"
-#include "model/kernel/kasan_shadow.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
 #include "model/kernel/quiescence.h"
-#include "model/kernel/symbolize.h"
 #include "model/kernel/workqueue.h"
 
 namespace squashlab {

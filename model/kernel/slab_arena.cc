@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel/kasan_shadow.h"
+#include "model/kernel/checkers/kasan_shadow.h"
 
 namespace squashlab {
 

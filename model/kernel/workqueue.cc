@@ -5,10 +5,10 @@
 
 #include <mutex>
 
+#include "model/kernel/checkers/symbolize.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
-#include "model/kernel/symbolize.h"
 
 namespace squashlab {
 namespace {

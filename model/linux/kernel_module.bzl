@@ -142,7 +142,7 @@ def kernel_module(name, repo, strategies, config = []):
         # A KASAN and UBSAN kernel's compilation: every load and store is
         # checked against the slab arena's shadow, every shift and array
         # index as the package's tree configures UBSAN (copts.bzl,
-        # model/kernel/kasan.cc, model/kernel/ubsan.cc).
+        # model/kernel/checkers/kasan.cc, model/kernel/checkers/ubsan.cc).
         copts = KERNEL_COPTS + _include_copts(repo) +
                 ["-D" + c for c in COMMON_CONFIG + config] +
                 KASAN_MODULE_COPTS + UBSAN_MODULE_COPTS[repo],

@@ -11,10 +11,10 @@
 #include <memory>
 #include <mutex>
 
-#include "model/kernel/call_trace.h"
-#include "model/kernel/kasan_shadow.h"
+#include "model/kernel/checkers/call_trace.h"
+#include "model/kernel/checkers/kasan_shadow.h"
+#include "model/kernel/checkers/kmemleak.h"
 #include "model/kernel/kernel.h"
-#include "model/kernel/kmemleak.h"
 #include "model/linux/bridge/registry.h"
 #include "model/linux/bridge/run_state.h"
 #include "model/linux/include/squashlab/abi.h"
@@ -65,7 +65,7 @@ StatusOr<const LinuxModule*> LoadLinuxModule(const std::string& name,
   auto it = loaded.find(path);
   if (it != loaded.end()) return it->second.get();
   // Its loads and stores read the inline KASAN shadow from the first
-  // instruction of its initialisers on (model/kernel/kasan_shadow.h).
+  // instruction of its initialisers on (model/kernel/checkers/kasan_shadow.h).
   std::string why;
   if (KasanInlineBuild() && !ReserveKasanShadow(&why))
     return Status::InvalidArgument("cannot run " + name + ": " + why);

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "model/kernel/kasan_shadow.h"
+#include "model/kernel/checkers/kasan_shadow.h"
 
 extern char** environ;
 
@@ -342,7 +342,7 @@ StatusOr<Decompressors> BuildDecompressors(const fs::path& root,
 }
 
 // gcc's ThreadSanitizer calls, as the executable's KCSAN runtime names
-// them (model/kernel/kcsan_runtime.cc): __tsan_X -> __sl_kcsan_X.
+// them (model/kernel/checkers/kcsan_runtime.cc): __tsan_X -> __sl_kcsan_X.
 std::string TsanRenames() {
   std::vector<std::string> names = {"init",
                                     "func_entry",
@@ -483,8 +483,8 @@ const std::vector<std::string>& KernelCFlags() {
         "-Wno-unused-function", "-Wno-format", "-DKBUILD_MODNAME=\"squashfs\"",
         // A KASAN kernel's compilation, as the built-in modules' (tools/
         // build/copts.bzl KASAN_MODULE_COPTS): inline checks against the
-        // shadow at its fixed offset (model/kernel/kasan_shadow.h), or,
-        // under a userspace sanitizer, a call per load and store.
+        // shadow at its fixed offset (model/kernel/checkers/kasan_shadow.h),
+        // or, under a userspace sanitizer, a call per load and store.
         "-fsanitize=kernel-address", "--param=asan-stack=0",
         "--param=asan-globals=0", "-DSQUASHLAB_KASAN=1"};
     if (KasanInlineBuild()) {

@@ -36,7 +36,7 @@ struct SourceTree {
 // is written to `log` as the compiler printed it; a failed build returns an
 // error naming what the header layer lacks when that is the cause.
 // `kcsan`: compiled as a KCSAN kernel is (-fsanitize=thread; its calls
-// renamed to the executable's runtime, model/kernel/kcsan_runtime.cc)
+// renamed to the executable's runtime, model/kernel/checkers/kcsan_runtime.cc)
 // instead of KASAN's instrumentation, which it cannot be combined with.
 StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log,
                                      bool kcsan = false);

@@ -5,7 +5,7 @@
 // address the instruction meant to read, from its ModRM/SIB encoding and
 // the registers at the fault. A general protection fault reports no
 // address (si_addr is 0); this is where the kernel layer finds which
-// address's shadow the check read (model/kernel/kasan_shadow.h).
+// address's shadow the check read (model/kernel/checkers/kasan_shadow.h).
 #ifndef SQUASHLAB_MODEL_SCHED_FAULT_OPERAND_H_
 #define SQUASHLAB_MODEL_SCHED_FAULT_OPERAND_H_
 

@@ -10,7 +10,7 @@ SQUASHLAB_COPTS = [
 
 # The code under test (the read-path variants, the real kernel's C files):
 # compiled as a KASAN kernel is, every load and store a call the kernel
-# layer answers from the slab arena's shadow (model/kernel/kasan.cc), with
+# layer answers from the slab arena's shadow (model/kernel/checkers/kasan.cc), with
 # the checks outlined and neither stack nor globals instrumented.
 # clang names its callbacks with a prefix of ours, so they never meet a
 # userspace ASan runtime's own __asan_* symbols. Under --config=asan the
@@ -79,7 +79,7 @@ KASAN_COPTS = select({
 # built with CONFIG_KASAN_INLINE is (scripts/Makefile.kasan): each access
 # reads its shadow byte at a fixed offset in the instruction stream and
 # calls the runtime (kasan.cc's __asan_report_*) only on a bad one; the
-# shadow is model/kernel/kasan_shadow.h's (KASAN_SHADOW_OFFSET above is
+# shadow is model/kernel/checkers/kasan_shadow.h's (KASAN_SHADOW_OFFSET above is
 # its kKasanShadowOffset). A call per access, as the ports make, costs the
 # kernel's own decompressors about twice the time. Under a userspace
 # sanitizer, whose shadow owns that range, they keep the outlined calls.

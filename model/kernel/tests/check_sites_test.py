@@ -14,7 +14,7 @@ import unittest
 ROOT = os.path.join(os.environ.get("TEST_SRCDIR", ""), "squashlab")
 if not os.path.isdir(os.path.join(ROOT, "model")):
     ROOT = "."
-SITE_DIRS = ["model/kernel", "harness", "harness/realfuzz"]
+SITE_DIRS = ["model/kernel", "model/kernel/checkers", "harness", "harness/verify", "harness/realfuzz"]
 CALL = re.compile(r"\b(Bug|Warn|Record|DebugBug|Lint)\(\s*([^,()]*),")
 # kernel.cc's old call shapes forward their `kind`; helpers their `check`.
 FORWARDED = {"check", "kind"}
@@ -30,7 +30,7 @@ def sources():
 
 
 def enumerators():
-    with open(os.path.join(ROOT, "model/kernel/contracts.h")) as f:
+    with open(os.path.join(ROOT, "model/kernel/checkers/contracts.h")) as f:
         text = f.read()
     body = text[text.index("enum class Check"):]
     body = body[body.index("{") + 1:body.index("};")]
@@ -54,7 +54,7 @@ class CheckSitesTest(unittest.TestCase):
         self.assertEqual(bad, [], "check sites without a contract")
 
     def test_every_contract_has_one_entry_and_a_site(self):
-        with open(os.path.join(ROOT, "model/kernel/contracts.cc")) as f:
+        with open(os.path.join(ROOT, "model/kernel/checkers/contracts.cc")) as f:
             table = f.read()
         used = set()
         for _, text in sources():

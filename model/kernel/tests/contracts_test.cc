@@ -4,7 +4,7 @@
 // findings stay apart from kernel reports; the kernel's own semantics for
 // SetPageUptodate, a claimed work item, put_bh / __brelse and the per-CPU
 // buffer_head LRU.
-#include "model/kernel/contracts.h"
+#include "model/kernel/checkers/contracts.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the tests of the inline KASAN checks the real
-// kernel's modules are compiled with (model/kernel/kasan_shadow.h): a bad
-// load or store of a slab object, a NULL + offset, a POISON_FREE, a
+// kernel's modules are compiled with (model/kernel/checkers/kasan_shadow.h): a
+// bad load or store of a slab object, a NULL + offset, a POISON_FREE, a
 // POISON_INUSE and a kernel-half pointer each end the task with the report
 // an outlined check gives, and the decoding of the faulting shadow load
 // that recovers an address past 2^47 (model/sched/fault_operand.h).
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model/kernel/kasan_shadow.h"
+#include "model/kernel/checkers/kasan_shadow.h"
 #include "model/kernel/slab.h"
 #include "model/kernel/testing/contract.h"
 #include "model/sched/fault_operand.h"

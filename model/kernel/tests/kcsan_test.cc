@@ -7,7 +7,7 @@
 // release store read by an acquire load, the spawn of a task), and marked
 // accesses never race with each other; aligned plain writes of a word
 // count as marked (ASSUME_PLAIN_WRITES_ATOMIC), unaligned ones do not.
-#include "model/kernel/kcsan.h"
+#include "model/kernel/checkers/kcsan.h"
 
 #include <gtest/gtest.h>
 

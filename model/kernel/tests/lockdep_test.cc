@@ -9,7 +9,7 @@
 // class are recursion unless annotated nested; an order from a class taken
 // in hardirq context to one taken with hardirqs on is reported at the
 // order, or at the usage that comes after it (the irq inversion).
-#include "model/kernel/lockdep.h"
+#include "model/kernel/checkers/lockdep.h"
 
 #include <gtest/gtest.h>
 

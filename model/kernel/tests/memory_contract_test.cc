@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "model/kernel/atomic.h"
+#include "model/kernel/checkers/kmemleak.h"
 #include "model/kernel/completion.h"
 #include "model/kernel/kernel.h"
-#include "model/kernel/kmemleak.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/page.h"
 #include "model/kernel/preempt.h"

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "model/kernel/kasan.h"
+#include "model/kernel/checkers/kasan.h"
 #include "model/kernel/kernel.h"
 
 extern "C" {

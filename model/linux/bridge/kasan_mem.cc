@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "model/kernel/kasan.h"
-#include "model/kernel/symbolize.h"
+#include "model/kernel/checkers/kasan.h"
+#include "model/kernel/checkers/symbolize.h"
 
 namespace {
 
