@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel/kasan_shadow.h"
+#include "model/kernel/checkers/kasan_shadow.h"
 #include "model/kernel/testing/contract.h"
 
 extern "C" {
