@@ -99,7 +99,7 @@ KASAN_MODULE_COPTS = select({
 # and UBSAN_SHIFT=y, and the checks UBSAN turns on by default with them,
 # UBSAN_BOOL and UBSAN_ENUM (lib/Kconfig.ubsan, scripts/Makefile.ubsan of
 # 6.1 and 6.12): recoverable, each failed check a call the executable
-# answers with the kernel's report (model/kernel/ubsan.cc), no trap.
+# answers with the kernel's report (model/kernel/checkers/ubsan.cc), no trap.
 # Neither tree checks signed overflow (6.1 has no such option; 6.12's
 # UBSAN_SIGNED_WRAP depends on BROKEN), nor divisions by zero, nor
 # unreachable code by default. The bounds check is the one each tree

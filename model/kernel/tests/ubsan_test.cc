@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the tests of the UBSAN checks the real kernel's
-// modules are compiled with (model/kernel/ubsan.cc): a shift past the
+// modules are compiled with (model/kernel/checkers/ubsan.cc): a shift past the
 // type's width, an index past an array's bound and a bool holding 2 each
 // give lib/ubsan.c's report, titled by the place, as a warning the task
 // goes on after, once a run; in-range operations are silent.
