@@ -51,7 +51,14 @@ names_real_function() {
     return 0
   local fn
   fn=$(sed -n 's/.* in \([A-Za-z_][A-Za-z_0-9]*\).*/\1/p' <<<"$2")
-  [ -n "$fn" ] && grep -qE "^[a-z].*[ *]$fn\(" "$3"/fs/squashfs/*.c
+  [ -n "$fn" ] && grep -qE "^[a-z].*[ *]$fn\(" "$3"/fs/squashfs/*.c && return 0
+  # Or a function the class's report says it happened in (a report made
+  # outside any task, at the unmount, has no Call Trace).
+  for fn in $(awk -v c="$2" '$0 == c { on = 1; next } /^==== / { on = 0 }
+      on' <<<"$1" | grep -oE ' in [a-z_][a-z_0-9]*' | awk '{ print $2 }'); do
+    grep -qE "^[a-z].*[ *]$fn\(" "$3"/fs/squashfs/*.c && return 0
+  done
+  return 1
 }
 
 d=$(tree pristine)
@@ -102,6 +109,12 @@ for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/*.patch; do
     echo "FAIL: $name: repro of $token: exit $rc, want 1 (reproduced)"
     fails=$((fails + 1)); continue
   fi
+  # A patch only its fault plan finds ("Missed by the default job") is
+  # clean under the default job.
+  if grep -q '^Missed by the default job' "$p" && ! out=$(verify "$d"); then
+    echo "FAIL: $name: the default job finds it too (want: only its plan)"
+    echo "$out"; fails=$((fails + 1)); continue
+  fi
   echo "ok: $name found in ${secs}s and replayed: ${class#==== }"
 done
 # Under KCSAN the unpatched tree reports one data race, which mainline
@@ -120,6 +133,37 @@ if [ "$(wc -l <<<"$classes")" -eq 1 ] &&
   echo "ok: the unpatched tree under KCSAN: mainline's unmarked race only"
 else
   echo "FAIL: the unpatched tree under KCSAN reports:"; echo "$out"
+  fails=$((fails + 1))
+fi
+
+# Under the failslab plan the unpatched tree reports one hang, in 6.1 and
+# 6.12 alike: when squashfs_page_actor_init_special fails,
+# squashfs_readpage_block leaves the pages it grabbed locked (goto out
+# skips mark_errored's unlocks; docs/findings.md). Nothing else; with
+# clean/3 (the fix) nothing at all.
+failslab() {  # DIR: the classes of the failslab job, one a line
+  "$bin" verify --source "$1" --faults failslab --decomp single \
+    --strategy pct --budget 500 --minimise-budget 100 --kernel debug \
+    --all-classes 2>&1 | sed -n '/^failure classes/,/^details:/p' |
+    grep -E '^  \[[A-Z][0-9]*\] \([0-9]+\) ' || true
+}
+# (The hang is titled by the task that meets the locked page first: a
+# longer search sees several titles of the one cause, all hung tasks.)
+classes=$(failslab "$(tree pristine-failslab)")
+if [ -n "$classes" ] &&
+  ! grep -qvE 'INFO: task [^ ]+ blocked for more than' <<<"$classes"; then
+  echo "ok: the unpatched tree under failslab: the actor failure's hang only"
+else
+  echo "FAIL: the unpatched tree under failslab reports:"; echo "$classes"
+  fails=$((fails + 1))
+fi
+d=$(tree fix-failslab)
+patch -s -p1 -d "$d/fs/squashfs" < "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/clean/3-readpage-block-releases-its-pages-when-the-actor-fails.patch
+classes=$(failslab "$d")
+if [ -z "$classes" ]; then
+  echo "ok: with the fix the tree under failslab is clean"
+else
+  echo "FAIL: with the fix the tree under failslab reports:"; echo "$classes"
   fails=$((fails + 1))
 fi
 

@@ -12,6 +12,7 @@
 #include "harness/workloads.h"
 #include "hw_emul/block_device.h"
 #include "model/base/rng.h"
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/kernel.h"
 #include "model/variants/decompressor.h"
 #include "model/variants/read_path.h"
@@ -172,6 +173,13 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     o.bs = 4096;
     o.start = std::min<uint64_t>(a->content.size() / 2, 16384);
     spawn_dd(k, ia, a, o);
+  } else if (w == "dontneed") {
+    // A dd over the file while another reader drops pages it read with
+    // fadvise(DONTNEED): one page, a block's middle, the whole file.
+    o.comm = "dd";
+    spawn_dd(k, ia, a, o);
+    o.comm = "fadvise";
+    spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
   } else if (w == "straddle") {
     // Block 2's last page and block 3's first in one read, while another
     // reader takes block 1's last page: its window grows over block 2.
@@ -274,6 +282,10 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"every",
        "two readers of every file of the image (each shape: sparse, "
        "uncompressed, fragment-only, a fragment tail), in opposite orders"},
+      {"dontneed",
+       "a dd, and a reader that drops pages it read with "
+       "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
+       "pages, the whole file, each read again"},
       {"straddle",
        "one read across a block boundary, another of the page before the "
        "first block (readahead windows that meet mid-block)"},
@@ -298,9 +310,17 @@ const std::vector<std::string>& FaultPlans() {
   return kPlans;
 }
 
+const std::vector<std::string>& AllocFaultPlans() {
+  static const std::vector<std::string> kPlans = {"failslab", "fail_page_alloc",
+                                                  "fail-nth"};
+  return kPlans;
+}
+
 bool ScenarioAllowsEio(const ScenarioSpec& spec) {
+  FaultInjectConfig alloc;
   if (std::find(FaultPlans().begin(), FaultPlans().end(), spec.faults) !=
-      FaultPlans().end())
+          FaultPlans().end() ||
+      ParseAllocFaultPlan(spec.faults, &alloc))
     return true;
   if (spec.device.empty()) return false;
   auto dev = ParseDevice(spec.device, spec.faults);
@@ -333,10 +353,26 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   for (const auto& [w, d] : Workloads()) known |= w == spec.workload;
   if (!known)
     return Status::InvalidArgument("unknown workload " + spec.workload);
+  // An allocation fault plan fails what the code under test allocates
+  // through the header layer (model/linux/bridge): real code only.
+  FaultInjectConfig alloc_faults;
+  const bool alloc_plan = ParseAllocFaultPlan(spec.faults, &alloc_faults);
+  if (alloc_plan && !real)
+    return Status::InvalidArgument(
+        "the fault plan " + spec.faults +
+        " fails the allocations of real kernel code (linux-6.1, linux-6.12, "
+        "--source): not of " +
+        spec.variant);
+  if (alloc_plan && !spec.device.empty())
+    return Status::InvalidArgument("the fault plan " + spec.faults +
+                                   " runs on the RAM disk (no --device)");
   bool named_plan = std::find(FaultPlans().begin(), FaultPlans().end(),
                               spec.faults) != FaultPlans().end();
-  if (!spec.faults.empty() && !named_plan && spec.device.empty())
-    return Status::InvalidArgument("unknown fault plan " + spec.faults);
+  if (!spec.faults.empty() && !named_plan && !alloc_plan && spec.device.empty())
+    return Status::InvalidArgument(
+        "unknown fault plan " + spec.faults +
+        " (eio, reada, bitflip, failslab, fail_page_alloc, fail-nth, "
+        "fail-nth=N)");
   const KernelFlags kflags = ParseKernelFlags(spec.kernel);
   if (!kflags.ok)
     return Status::InvalidArgument(
@@ -374,6 +410,7 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   sc.config.kcsan = kflags.kcsan;
   sc.config.kcsan_watch = kflags.watch;
   sc.config.mm_era = real ? LinuxMmEra(spec.variant) : rp->mm;
+  sc.config.fault_inject = alloc_faults;
   // The RAM disk's completion copies the medium into the bio's pages and
   // nothing else (a fault plan decides each bio by its id alone).
   sc.irq_starts_commute = spec.device.empty();
@@ -404,6 +441,9 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
     if (module) {
       SpawnLinuxMount(k, m, *image, *names, module, mount_options,
                       [&k, m, image, files, spec, eio_possible] {
+                        // The mount is done: the workload's tasks are the
+                        // ones a fault plan may fail.
+                        k.SetMakeItFail(true);
                         SpawnWorkload(k, m, *image, *files, spec.workload,
                                       eio_possible);
                       });

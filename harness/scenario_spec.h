@@ -23,7 +23,8 @@ struct ScenarioSpec {
   std::string variant = "sync-3.13";
   std::string decomp = "single";
   std::string workload = "dd2";
-  // "", "eio", "reada", "bitflip"; on an hw_emul device also any
+  // "", "eio", "reada", "bitflip", an allocation plan (AllocFaultPlans,
+  // real code only); on an hw_emul device also any
   // FaultPlan string (hw_emul/fault_plan.h), e.g. "eio@sector=40;seed=3".
   std::string faults;
   // "": the RAM disk; else an hw_emul profile (emmc-hs200, kvm-hdb,
@@ -60,7 +61,14 @@ const std::vector<std::pair<std::string, std::string>>& Workloads();
 // The workloads of the default job, and the small exhaustive one.
 const std::vector<std::string>& DefaultWorkloads();
 inline constexpr const char* kSmallWorkload = "pair";
+// The RAM disk's plans for bios: eio, reada, bitflip.
 const std::vector<std::string>& FaultPlans();
+// The allocation fault plans of real kernel code (model/kernel/
+// fault_inject.h): failslab and fail_page_alloc (10% of the workload
+// tasks' slab, resp. page allocations fail), fail-nth (each workload
+// task's nth allocation of either kind fails, n from the run's seed);
+// "fail-nth=N" names a fixed n.
+const std::vector<std::string>& AllocFaultPlans();
 
 class BlockDevice;
 struct DeviceOptions;

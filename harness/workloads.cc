@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// This file implements the reader and reclaim tasks.
+// This file implements the reader and reclaim tasks, and a reader that
+// drops pages with posix_fadvise(POSIX_FADV_DONTNEED).
 #include "harness/workloads.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "model/kernel/preempt.h"
 #include "model/kernel/ram_disk.h"
 #include "model/kernel/slab.h"
+#include "model/mm/fadvise.h"
 #include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
 #include "model/variants/squashfs.h"
@@ -216,6 +218,48 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
       uint64_t pos = rng.Below(size) & ~uint64_t{511};
       CheckedRead(f, oracle, pos, opt.bs, opt.eio_allowed, buf);
     }
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
+                           uint64_t block_size, const ReaderOptions& opt,
+                           uint64_t salt) {
+  const uint64_t seed = Rng::Mix(k.config().seed, salt);
+  TaskSpec s = Spec(opt.comm, opt.cpu);
+  s.body = [ino, oracle, block_size, opt, seed] {
+    file* f = open_file(ino, opt.ra_pages);
+    Rng rng(seed);
+    std::vector<char> buf;
+    const uint64_t size = oracle->content.size();
+    if (size == 0) return;
+    const uint64_t start =
+        rng.Below((size + block_size - 1) / block_size) * block_size;
+    const uint64_t end = std::min(size, start + block_size);
+    auto read = [&](uint64_t from, uint64_t to) {
+      for (uint64_t pos = from; pos < to; pos += opt.bs)
+        if (!CheckedRead(
+                f, oracle, pos,
+                static_cast<size_t>(std::min<uint64_t>(opt.bs, to - pos)),
+                opt.eio_allowed, buf))
+          return false;
+      return true;
+    };
+    if (!read(start, end)) return;
+    // One page of the block (not its first), then the pages between its
+    // first and its last, then the whole file: each dropped and read again.
+    const uint64_t pages = (end - start + PAGE_SIZE - 1) / PAGE_SIZE;
+    const uint64_t one =
+        start + PAGE_SIZE * (pages > 1 ? 1 + rng.Below(pages - 1) : 0);
+    fadvise_dontneed(f, one, PAGE_SIZE);
+    if (!read(one, std::min(end, one + PAGE_SIZE))) return;
+    if (pages > 2) {
+      fadvise_dontneed(f, start + PAGE_SIZE, (pages - 2) * PAGE_SIZE);
+      const uint64_t mid = start + PAGE_SIZE * (1 + rng.Below(pages - 2));
+      if (!read(mid, mid + PAGE_SIZE) || !read(start, end)) return;
+    }
+    fadvise_dontneed(f, 0, 0);
+    read(start, end);
   };
   k.Spawn(std::move(s));
 }

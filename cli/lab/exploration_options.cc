@@ -69,7 +69,10 @@ void AddPlanOptions(CLI::App* c, VerifyOptions* opt) {
   c->add_option(
        "--faults", opt->faults,
        "eio, reada or bitflip (bitflip: gzip or xz images, whose codecs "
-       "check what they decode), or an hw_emul fault plan with --device")
+       "check what they decode); for real code also failslab, "
+       "fail_page_alloc (10% of the readers' slab or page allocations "
+       "fail), fail-nth (each reader's nth allocation fails, n from the "
+       "seed) or fail-nth=N; or an hw_emul fault plan with --device")
       ->type_name("PLAN");
   c->add_option("--device", opt->device,
                 "an hw_emul device instead of the RAM disk (emmc-hs200, "

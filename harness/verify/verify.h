@@ -35,7 +35,9 @@ struct VerifyOptions {
   bool iterative = true;     // exhaustive: bound 0, then 1, ... up to the bound
   long budget = 0;           // runs per cell; 0: until the time
   double seconds = 40;       // the whole job's time (when budget 0)
-  std::string faults;  // "", eio, reada, bitflip (or a FaultPlan on a device)
+  std::string
+      faults;  // "", eio, reada, bitflip, an allocation plan (failslab,
+               // fail_page_alloc, fail-nth[=N]), or a FaultPlan on a device
   // Error paths too: each cell also explores these workloads under the
   // RAM disk's `eio` plan on the debug kernel, after its other scenarios
   // (verify --source sets it when no --faults or --device is given).

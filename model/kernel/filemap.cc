@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/kernel/buffer_head.h"
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/page.h"
@@ -98,6 +99,8 @@ page* grab_cache_page_nowait(address_space* mapping, pgoff_t index) {
   // reclaim, so it never sleeps (mm/filemap.c). 3.13 allocated with the
   // mapping's mask less __GFP_FS and added with GFP_NOFS: both may sleep.
   const bool nowait = Kernel::Current().config().mm_era != MmEra::k3_13;
+  // filemap_alloc_folio -> __alloc_pages: a fault plan may fail it.
+  if (should_fail_alloc_page(nowait ? GFP_NOWAIT : GFP_NOFS, 0)) return nullptr;
   p = nowait ? alloc_page(GFP_NOWAIT) : page_cache_alloc(mapping);
   if (add_to_page_cache_lru(p, mapping, index,
                             nowait ? GFP_NOWAIT : GFP_NOFS) != 0) {

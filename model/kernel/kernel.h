@@ -20,6 +20,7 @@
 #include "model/kernel/checkers/contracts.h"
 #include "model/kernel/checkers/kcsan.h"
 #include "model/kernel/checkers/lockdep.h"
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/run_mutex.h"
 #include "model/kernel/slab.h"
 #include "model/kernel/wait_queue.h"
@@ -78,6 +79,8 @@ struct KernelConfig {
   // another task touched is a scheduling point.
   bool kcsan = false;
   bool kcsan_watch = false;
+  // Allocation failures of the code under test (fault_inject.h).
+  FaultInjectConfig fault_inject;
 };
 
 // Where a work item is: queued (pending, not started) or running.
@@ -108,9 +111,16 @@ class Kernel : public RunHooks {
   const KernelConfig& config() const { return config_; }
   Task* current_task() { return exec_->Running(); }  // the kernel's `current`
   Task* Spawn(TaskSpec spec) {
+    if (make_it_fail_ && spec.context == TaskContext::kProcess)
+      spec.make_it_fail = true;
     if (kcsan_) spec.body = kcsan_->Forked(std::move(spec.body));
     return exec_->Spawn(std::move(spec));
   }
+  // From now on the process-context tasks spawned have make-it-fail set
+  // (a shell that wrote 1 to /proc/self/make-it-fail, then started them):
+  // a fault plan (KernelConfig::fault_inject) picks its failures among
+  // their allocations.
+  void SetMakeItFail(bool on) { make_it_fail_ = on; }
   // The data-race detector of a KCSAN kernel (KernelConfig::kcsan), or null.
   Kcsan* kcsan() { return kcsan_.get(); }
   void Charge(CostKind kind, uint64_t units = 1) { exec_->Charge(kind, units); }
@@ -319,6 +329,7 @@ class Kernel : public RunHooks {
   KernelConfig config_;
   Executor* exec_;
   bool super_block_gone_ = false;
+  bool make_it_fail_ = false;
   bool concurrent_;  // exec_->Concurrent(): tasks are real threads
   static constexpr size_t kMaxReports = 32;
   mutable std::mutex report_mu_;

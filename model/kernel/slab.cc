@@ -15,6 +15,7 @@
 #include "model/kernel/kernel_internal.h"
 #include "model/kernel/quiescence.h"
 #include "model/kernel/slab_arena.h"
+#include "model/kernel/vmalloc.h"
 
 namespace squashlab {
 
@@ -243,7 +244,9 @@ void* kmem_cache_alloc_named(const char* cache, size_t size, gfp_t flags,
   return AllocIn(size, false, flags, caller, cache);
 }
 
-void kfree(const void* p, const char* caller) {
+void kfree(const void* p, const char* caller) { FreeObject(p, caller, false); }
+
+void FreeObject(const void* p, const char* caller, bool vm) {
   Kernel& k = Kernel::Current();
   // The point names the object's size (its cache; 0: not a slab object),
   // for the partial-order reduction. A live object's size never changes.
@@ -263,6 +266,12 @@ void kfree(const void* p, const char* caller) {
   if (k.config().debug && obj != nullptr && !obj->freed &&
       base == reinterpret_cast<uintptr_t>(p))
     CheckFreedWork(k, base, obj->size);  // a report unwinds and unlocks
+  if (!vm && obj != nullptr && obj->cache == kVmallocCache) {
+    const std::string site = obj->site;
+    l.unlock();
+    KfreeOfVmalloc(k, reinterpret_cast<uintptr_t>(p), ShortName(caller), site);
+    return;
+  }
   if (obj != nullptr && obj->cache == kPageDataCache) {  // a page, not slab
     l.unlock();
     k.Bug(Check::kKasanDoubleFree,

@@ -50,6 +50,9 @@ struct HeapObject {
 // like a slab object's, past its end (into the next physical page) and
 // after it was freed; a production kernel hands a freed page out again.
 inline constexpr const char* kPageDataCache = "pages-4096";
+// vmalloc's objects (vmalloc.h): a region of their own, which kfree must
+// not be handed and vfree needs.
+inline constexpr const char* kVmallocCache = "vmalloc";
 
 // Not thread-safe: the Kernel's tree_lock guards it.
 //
@@ -159,6 +162,9 @@ void* kmem_cache_alloc_named(const char* cache, size_t size, gfp_t flags,
 // Reports a double free, an invalid free, and freeing an object that holds a
 // queued (or, from another task, running) work_struct.
 void kfree(const void* p, const char* caller = __builtin_FUNCTION());
+// kfree's free of one object; `vm`: the caller is vfree (vmalloc.h), which
+// may free what vmalloc made (kfree may not).
+void FreeObject(const void* p, const char* caller, bool vm);
 
 // KASAN's explicit checks (kasan_check_read/write in the kernel), for the
 // kernel layer's own accesses to objects the code under test passed in:

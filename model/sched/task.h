@@ -23,6 +23,8 @@ struct TaskSpec {
   int prio = 0;           // higher runs first (simulate only)
   uint64_t start_ns = 0;  // earliest start in virtual time (simulate)
   std::function<void()> body;
+  // /proc/PID/make-it-fail: fault injection's task filter selects it.
+  bool make_it_fail = false;
 };
 
 enum class TaskState { kRunnable, kBlocked, kDone };
@@ -45,6 +47,13 @@ struct Task {
   std::vector<const char*> held_locks;
   std::vector<std::string> held_at;  // where each was taken (lockdep's ip)
   const char* blocked_in = "";       // the API function it sleeps in
+  // Fault injection (model/kernel/fault_inject.h): current->fail_nth (-1:
+  // not drawn yet) and how many injection points the task has passed.
+  int fail_nth = -1;
+  uint32_t fault_points = 0;
+  // current->kmap_ctrl: the task's kmap_local mappings, innermost last
+  // (model/kernel/kmap_local.h).
+  std::vector<uintptr_t> kmap_local;
   uint64_t blocked_arg = 0;
   std::string Comm() const { return spec.name + ":" + std::to_string(id); }
   bool in_interrupt() const { return spec.context == TaskContext::kInterrupt; }

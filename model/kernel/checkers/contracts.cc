@@ -187,6 +187,21 @@ const Contract kContracts[] = {
      "debug_check_no_obj_freed", "3.13-6.12",
      "a queued work_struct freed; process_one_work deactivates the object "
      "when it claims the work, so freeing a running one is legal"},
+    {C::kKfreeVmalloc, "slab.kfree_vmalloc", kKernel, K::kDoubleFree,
+     "VIRTUAL_BUG_ON", "arch/x86/mm/physaddr.c", "__phys_addr", "6.1-6.12",
+     "kfree of a vmalloc'd object: kfree's virt_to_folio (mm/slub.c) of a "
+     "vmalloc address; a BUG with CONFIG_DEBUG_VIRTUAL (debug kernel), a "
+     "page fault reading the bogus struct page without it (production)"},
+    {C::kVfreeNonexistent, "vmalloc.vfree_nonexistent", kKernel, K::kDoubleFree,
+     "WARN", "mm/vmalloc.c", "vfree", "6.1-6.12",
+     "\"Trying to vfree() nonexistent vm area\": remove_vm_area finds no "
+     "live area at the address (a kmalloc'd object, or one vfreed before); "
+     "nothing is freed"},
+    {C::kKunmapLocalOrder, "highmem.kunmap_local_order", kKernel,
+     K::kBadContext, "WARN_ON_ONCE", "mm/highmem.c", "kunmap_local_indexed",
+     "5.11-6.12",
+     "CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP: an unmap that is not of the "
+     "innermost local mapping, or of none"},
     {C::kKmallocLeak, "quiescence.kmalloc_live", kLint, K::kLeak, "", "", "",
      "",
      "kmemleak reports only objects no pointer reaches; the model does not "

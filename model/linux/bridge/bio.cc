@@ -10,6 +10,7 @@
 
 #include "model/kernel/block_device.h"
 #include "model/kernel/completion.h"
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
 #include "model/kernel/slab.h"
@@ -78,6 +79,14 @@ struct WaitContext {
   squashlab::completion done;
 };
 
+// The bio's memory from the model's heap. kmemleak's backtrace names the
+// caller that holds the bio, not the allocator.
+struct bio* BioKmalloc(unsigned short nr_vecs, gfp_t gfp) {
+  size_t size = sizeof(struct bio) + nr_vecs * sizeof(struct bio_vec);
+  return static_cast<struct bio*>(squashlab::kmalloc(
+      size, gfp, squashlab::linux_bridge::Run().CallerOr("bio_kmalloc")));
+}
+
 void WaitEndIo(struct bio* b) {
   squashlab::complete(&static_cast<WaitContext*>(b->bi_private)->done);
 }
@@ -87,11 +96,11 @@ void WaitEndIo(struct bio* b) {
 extern "C" {
 
 struct bio* bio_kmalloc(unsigned short nr_vecs, gfp_t gfp) {
-  size_t size = sizeof(struct bio) + nr_vecs * sizeof(struct bio_vec);
-  // kmemleak's backtrace names the caller that holds the bio, not the
-  // allocator.
-  return static_cast<struct bio*>(squashlab::kmalloc(
-      size, gfp, squashlab::linux_bridge::Run().CallerOr("bio_kmalloc")));
+  // kmalloc: failslab may fail it (block/bio.c, bio_kmalloc).
+  if (squashlab::should_failslab(
+          gfp, sizeof(struct bio) + nr_vecs * sizeof(struct bio_vec)))
+    return nullptr;
+  return BioKmalloc(nr_vecs, gfp);
 }
 
 void bio_init(struct bio* bio, struct block_device* bdev, struct bio_vec* table,
@@ -109,7 +118,10 @@ void bio_uninit(struct bio*) {}
 
 struct bio* bio_alloc(struct block_device* bdev, unsigned short nr_vecs,
                       blk_opf_t opf, gfp_t gfp) {
-  struct bio* b = bio_kmalloc(nr_vecs, gfp);
+  // From the bio_set's mempool: with __GFP_DIRECT_RECLAIM it waits for an
+  // element rather than fail (mm/mempool.c, mempool_alloc), so no fault
+  // plan fails it.
+  struct bio* b = BioKmalloc(nr_vecs, gfp);
   if (b == nullptr) return nullptr;
   bio_init(b, bdev, b->bi_inline_vecs, nr_vecs, opf);
   b->bi_pool = &fs_bio_set;

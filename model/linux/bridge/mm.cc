@@ -5,8 +5,10 @@
 // model's checks (VM_BUG_ON_PAGE, Bad page state, KASAN on freed pages).
 #include <cstring>
 
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/kmap_local.h"
 #include "model/kernel/page.h"
 #include "model/linux/bridge/run_state.h"
 
@@ -31,6 +33,9 @@ squashlab::address_space* MM(::address_space* m, const char* fn) {
 extern "C" {
 
 struct page* alloc_page(gfp_t gfp) {
+  // __alloc_pages -> prepare_alloc_pages -> should_fail_alloc_page
+  // (mm/page_alloc.c).
+  if (squashlab::should_fail_alloc_page(gfp, 0)) return nullptr;
   return C(squashlab::alloc_page(gfp));
 }
 void __free_page(struct page* p) { squashlab::put_page(M(p, "__free_page")); }
@@ -67,12 +72,12 @@ void* kmap_atomic(struct page* p) {
   return squashlab::kmap_atomic(M(p, "kmap_atomic"));
 }
 void kunmap_atomic(void* addr) { squashlab::kunmap_atomic(addr); }
-// kmap_local_page on a 64-bit kernel without HIGHMEM is page_address: it
-// changes neither preemption nor migration.
+// kmap_local_page on a 64-bit kernel changes neither preemption nor
+// migration; DEBUG_KMAP_LOCAL_FORCE_MAP's order check is the model's.
 void* kmap_local_page(struct page* p) {
-  return squashlab::page_address(M(p, "kmap_local_page"));
+  return squashlab::kmap_local_page(M(p, "kmap_local_page"));
 }
-void kunmap_local(const void*) {}
+void kunmap_local(const void* addr) { squashlab::kunmap_local(addr); }
 void* page_address(const struct page* p) {
   return squashlab::page_address(M(p, "page_address"));
 }

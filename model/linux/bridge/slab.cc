@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements the allocation calls of the header layer over the
-// model's checked heap (kmalloc, kmem_cache, vmalloc): what the real code
-// allocates is tracked, poisoned and leak-checked like a variant's.
+// model's checked heap (kmalloc, kmem_cache, and vmalloc's region of its
+// own): what the real code allocates is tracked, poisoned and leak-checked
+// like a variant's.
 // Caches are made at module load, outside any run, and live for the process.
 #include "model/kernel/slab.h"
 
 #include <string>
 
+#include "model/kernel/fault_inject.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/vmalloc.h"
 #include "model/linux/bridge/run_state.h"
 
 struct kmem_cache {
@@ -27,6 +30,8 @@ const char* Caller(const char* fallback) {
 void* Alloc(size_t size, gfp_t flags, const char* fallback) {
   const char* who = Caller(fallback);
   squashlab::gfp_t g = flags & ~kGfpZero;
+  // slab_pre_alloc_hook -> should_failslab (mm/slub.c).
+  if (squashlab::should_failslab(g, size)) return nullptr;
   if (flags & kGfpZero) return squashlab::kzalloc(size, g, who);
   return squashlab::kmalloc(size, g, who);
 }
@@ -53,10 +58,10 @@ void kfree(const void* p) {
   if (p != nullptr) squashlab::kfree(p, Caller("kfree"));
 }
 void* vmalloc(unsigned long size) {
-  return Alloc(size, squashlab::GFP_KERNEL, "vmalloc");
+  return squashlab::vmalloc(size, Caller("vmalloc"));
 }
-void vfree(const void* p) { kfree(p); }
-void kvfree(const void* p) { kfree(p); }
+void vfree(const void* p) { squashlab::vfree(p, Caller("vfree")); }
+void kvfree(const void* p) { squashlab::kvfree(p, Caller("kvfree")); }
 
 struct kmem_cache* kmem_cache_create(const char* name, unsigned int size,
                                      unsigned int, unsigned long,
@@ -65,6 +70,7 @@ struct kmem_cache* kmem_cache_create(const char* name, unsigned int size,
 }
 void kmem_cache_destroy(struct kmem_cache* c) { delete c; }
 void* kmem_cache_alloc(struct kmem_cache* c, gfp_t flags) {
+  if (squashlab::should_failslab(flags & ~kGfpZero, c->size)) return nullptr;
   void* p = squashlab::kmem_cache_alloc_named(
       c->name.c_str(), c->size, flags & ~kGfpZero, Caller("kmem_cache_alloc"));
   if (p != nullptr && c->ctor != nullptr) c->ctor(p);
