@@ -111,11 +111,7 @@ CellResult RunDdCell(std::shared_ptr<const ImageModel> image,
                  ? 0
                  : static_cast<double>(res.measured_bytes) * 1e3 / res.dd_ns;
   CellCounters& c = res.c;
-  c.readpage_calls = run->calls.readpage_calls;
-  c.readpage_io_in_flight = run->calls.readpage_io_in_flight;
-  c.max_bios_in_flight = run->calls.max_bios_in_flight;
-  c.decompress_calls = run->calls.decompress_calls;
-  c.decompressed_bytes = run->calls.decompressed_bytes;
+  static_cast<CallCounters&>(c) = run->calls;
   c.ra_windows = probe->ra_windows;
   c.ra_max_pages = probe->ra_max_pages;
   c.requests = run->device.requests;

@@ -49,13 +49,9 @@ struct CellSpec {
 // the ramp: the measured span's rate is what its dd reported.
 void SteadyStateSpan(CellSpec* spec, uint32_t block_size);
 
-struct CellCounters {
-  // The read path (squashfs_readpage's block part, ->readpages, ->readahead).
-  uint64_t readpage_calls = 0;
-  uint64_t readpage_io_in_flight = 0;  // entered while bios were in flight
-  uint64_t max_bios_in_flight = 0;     // seen at a read-path entry
-  uint64_t decompress_calls = 0;
-  uint64_t decompressed_bytes = 0;
+// The read path's and the strategy's calls (CallCounters: read-path calls,
+// how many found I/O in flight, decompressions), then what explains them.
+struct CellCounters : CallCounters {
   // The file's readahead (file_ra_state after each read).
   uint64_t ra_windows = 0;  // distinct (start, size) windows
   uint64_t ra_max_pages = 0;
