@@ -110,9 +110,9 @@ void AddFuzzCommand(CLI::App* root, CommandRunner* run) {
       "Feed real fs/squashfs malformed images in process: each a seed "
       "image mutated field by field, mounted by the code's own fill_super "
       "and walked (every directory listed and name looked up, every file "
-      "read in several chunk sizes and its last page, symlinks, file "
-      "handles) under KASAN, kmemleak, lockdep and the hung-task check; a "
-      "table of findings, one per title.");
+      "read in several chunk sizes and its last page, symlinks, xattrs, "
+      "file handles) under KASAN, UBSAN, kmemleak, lockdep and the "
+      "hung-task check; a table of findings, one per title.");
   c->add_option("--source", args->source,
                 "a fs/squashfs directory (or a kernel tree) to build as "
                 "`verify --source` does and fuzz")
@@ -153,7 +153,8 @@ void AddFuzzCommand(CLI::App* root, CommandRunner* run) {
       ->check(CLI::ExistingFile);
   c->add_option("--out", args->out_dir,
                 "write each finding's minimised image (finding-N.sqfs), the "
-                "image as found and its report")
+                "image as found and its report (images padded to 4 KiB, as "
+                "the walk's disk and a loop device hold them)")
       ->type_name("DIR")
       ->check(WritableDir());
   c->add_option("--json", args->json, "write the findings as JSON")

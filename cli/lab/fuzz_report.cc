@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 namespace squashlab::cli {
 namespace {
@@ -86,9 +87,14 @@ Status WriteFuzzImages(const std::string& dir, const FuzzResult& r,
     const std::string base = dir + "/finding-" + std::to_string(i + 1);
     for (const auto& [suffix, bytes] : {std::pair{".sqfs", &f.minimised},
                                         std::pair{".found.sqfs", &f.image}}) {
+      // As the walk's disk holds it: padded with zeros to whole 4 KiB
+      // blocks, so that a loop device (whole 512-byte sectors) mounts it
+      // on a real kernel as the lab did.
+      std::vector<uint8_t> disk(*bytes);
+      disk.resize((disk.size() + 4095) / 4096 * 4096, 0);
       std::ofstream out(base + suffix, std::ios::binary);
-      out.write(reinterpret_cast<const char*>(bytes->data()),
-                static_cast<std::streamsize>(bytes->size()));
+      out.write(reinterpret_cast<const char*>(disk.data()),
+                static_cast<std::streamsize>(disk.size()));
       if (!out) return Status::IoError("cannot write " + base + suffix);
     }
     std::ofstream(base + ".txt") << f.report.ToString() << "\n";

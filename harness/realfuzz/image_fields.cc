@@ -63,6 +63,15 @@ class Parser {
       Add(FieldKind::kTablePointer, "xattr.ids", xattr + 8, 4);
       Table(xattr + 16 - 0, Le(img_, xattr + 8, 4), 16, "xattr_id", {8, 4, 4},
             /*index_at=*/xattr + 16);
+      // The xattrs themselves: metadata blocks from the table's start up
+      // to the id table's first block, each id's list where its entry
+      // points.
+      const uint64_t kv_start = Le(img_, xattr, 8);
+      const uint64_t kv_end =
+          Fits(xattr + 16, 8) ? Le(img_, xattr + 16, 8) : img_.size();
+      if (kv_start < kv_end && Fits(xattr + 16, 8))
+        Xattrs(kv_start, Chain(kv_start, kv_end), Le(img_, xattr + 16, 8),
+               Le(img_, xattr + 8, 4));
     }
     std::sort(out_.values.begin(), out_.values.end());
     out_.values.erase(std::unique(out_.values.begin(), out_.values.end()),
@@ -284,6 +293,57 @@ class Parser {
         AddStream(FieldKind::kDirectoryEntry, "dirent.size", s, p + 6, 2);
         p += 8 + static_cast<size_t>(S(s, p + 6, 2)) + 1;
       }
+    }
+  }
+
+  // The xattr table's entries (squashfs_fs.h squashfs_xattr_entry and
+  // squashfs_xattr_val): a type (bit 8: the value is out of line, an
+  // 8-byte reference to it), a name size, the name, a value size, the
+  // value; `count` of them where each of the first block's xattr ids
+  // (at `ids`) points: a block's offset from the table's start and an
+  // offset in it.
+  void Xattrs(uint64_t start, const Stream& kv, uint64_t ids, uint64_t n) {
+    if (ids >= img_.size()) return;
+    Stream id = Chain(ids, std::min<uint64_t>(ids + 2 + kMetadataSize,
+                                              img_.size()));
+    n = std::min<uint64_t>(n, 64);
+    for (uint64_t e = 0; e < n && id.Has(16 * e, 16); e++) {
+      const uint64_t ref = S(id, 16 * e, 8), count = S(id, 16 * e + 8, 4);
+      size_t p = 0;
+      if (KvPosition(start, kv, ref, &p))
+        XattrList(start, kv, p, std::min<uint64_t>(count, 64));
+    }
+  }
+  // The stream position of a reference: its block's first byte, then the
+  // offset in it.
+  bool KvPosition(uint64_t start, const Stream& kv, uint64_t ref, size_t* p) {
+    const uint64_t block = start + (ref >> 16) + 2;
+    auto it = std::find(kv.at.begin(), kv.at.end(), block);
+    if (it == kv.at.end()) return false;
+    *p = static_cast<size_t>(it - kv.at.begin()) + (ref & 0xffff);
+    return true;
+  }
+  void XattrList(uint64_t start, const Stream& s, size_t p, uint64_t count) {
+    for (uint64_t n = 0; s.Has(p, 4) && n < count; n++) {
+      const uint64_t type = S(s, p, 2), name = S(s, p + 2, 2);
+      AddStream(FieldKind::kXattrEntry, "xattr.type", s, p, 2);
+      AddStream(FieldKind::kXattrEntry, "xattr.name_size", s, p + 2, 2);
+      out_.values.push_back(name);
+      p += 4 + static_cast<size_t>(name);
+      if (!s.Has(p, 4)) return;
+      const uint64_t vsize = S(s, p, 4);
+      AddStream(FieldKind::kXattrEntry, "xattr.value_size", s, p, 4);
+      out_.values.push_back(vsize);
+      size_t ool = 0;
+      if ((type & 0x100) && vsize == 8 && s.Has(p + 4, 8)) {
+        AddStream(FieldKind::kXattrEntry, "xattr.value_ref", s, p + 4, 8);
+        if (KvPosition(start, s, S(s, p + 4, 8), &ool) && s.Has(ool, 4)) {
+          AddStream(FieldKind::kXattrEntry, "xattr.value_size", s, ool, 4);
+          out_.values.push_back(S(s, ool, 4));
+        }
+      }
+      if (vsize > kMetadataSize * 8) return;
+      p += 4 + static_cast<size_t>(vsize);
     }
   }
 

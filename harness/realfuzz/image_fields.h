@@ -5,7 +5,8 @@
 // bit), and, inside metadata blocks stored uncompressed (mksquashfs -noI
 // and friends), the inodes' fields (type, ids, numbers, sizes, block
 // lists, fragment index and offset), the directory headers and entries,
-// and the id, fragment, export and xattr id tables' entries. Parsing is
+// the id, fragment, export and xattr id tables' entries, and the xattr
+// table's key and value headers. Parsing is
 // best effort over any bytes: it stops where the structure stops making
 // sense and never reads past the image.
 #ifndef SQUASHLAB_HARNESS_REALFUZZ_IMAGE_FIELDS_H_
@@ -28,6 +29,7 @@ enum class FieldKind {
   kDirectoryHeader,  // count, start block, inode number
   kDirectoryEntry,   // offset, inode offset, type, name size
   kTableEntry,       // id, fragment, export or xattr id entry
+  kXattrEntry,       // an xattr's type, name size, value size, value ref
 };
 
 struct ImageField {

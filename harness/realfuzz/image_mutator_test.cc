@@ -17,16 +17,20 @@
 namespace squashlab {
 namespace {
 
-const SeedImage& RawSeed() {
-  static const SeedImage* seed = [] {
-    auto seeds = DefaultFuzzSeeds();
-    EXPECT_TRUE(seeds.ok()) << seeds.status().ToString();
-    for (SeedImage& s : *seeds)
-      if (s.name == "raw-4k") return new SeedImage(s);
-    return new SeedImage{};
+const SeedImage& Seed(const std::string& name) {
+  static const std::vector<SeedImage>* seeds = [] {
+    auto made = DefaultFuzzSeeds();
+    EXPECT_TRUE(made.ok()) << made.status().ToString();
+    return new std::vector<SeedImage>(made.ok() ? *made
+                                                : std::vector<SeedImage>{});
   }();
-  return *seed;
+  for (const SeedImage& s : *seeds)
+    if (s.name == name) return s;
+  static const SeedImage none{};
+  return none;
 }
+
+const SeedImage& RawSeed() { return Seed("raw-4k"); }
 
 TEST(ImageFields, MapReachesEveryKindOfField) {
   const SeedImage& seed = RawSeed();
@@ -59,6 +63,35 @@ TEST(ImageFields, MapReachesEveryKindOfField) {
   for (uint64_t w : by_name["metadata.length"])
     uncompressed += (w & 0x8000) != 0;
   EXPECT_GE(uncompressed, 2);
+}
+
+// The seed with xattrs: the xattr id table's entries and the xattrs'
+// headers, as mksquashfs wrote them (seeds.cc: eight user.* xattrs, one
+// 600-byte value stored once and referenced out of line by both files).
+TEST(ImageFields, MapReachesTheXattrTable) {
+  const SeedImage& seed = Seed("raw-4k-xattrs");
+  ASSERT_FALSE(seed.bytes.empty()) << "no xattr seed (user.* xattrs refused?)";
+  ImageFields map = ParseImageFields(seed.bytes);
+  std::map<std::string, std::vector<uint64_t>> by_name;
+  for (const ImageField& f : map.fields)
+    by_name[f.name].push_back(f.Read(seed.bytes));
+  for (const char* name : {"xattr.table_start", "xattr.ids", "xattr_id.index",
+                           "xattr_id.entry", "xattr.type", "xattr.name_size",
+                           "xattr.value_size", "xattr.value_ref"})
+    EXPECT_TRUE(by_name.count(name)) << name;
+  // Each key as written: the shared value referenced from both files.
+  std::multiset<uint64_t> sizes(by_name["xattr.name_size"].begin(),
+                                by_name["xattr.name_size"].end());
+  EXPECT_EQ(sizes.count(6), 2u) << "user.shared: \"shared\" twice";
+  EXPECT_EQ(sizes.count(5), 1u) << "user.empty";
+  EXPECT_EQ(sizes.count(1), 1u) << "user.b";
+  std::set<uint64_t> values(by_name["xattr.value_size"].begin(),
+                            by_name["xattr.value_size"].end());
+  EXPECT_TRUE(values.count(600)) << "the shared value, stored once";
+  EXPECT_TRUE(values.count(8)) << "its 8-byte references";
+  EXPECT_TRUE(values.count(0)) << "user.empty";
+  EXPECT_TRUE(values.count(16)) << "user.checksum";
+  EXPECT_EQ(by_name["xattr.value_ref"].size(), 2u);
 }
 
 TEST(ImageFields, ParsingAnyBytesStaysInside) {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -56,6 +57,33 @@ Status MakeTree(const fs::path& root) {
                      ec);
   mkfifo((root / "d" / "fifo").c_str(), 0644);
   return Status::Ok();
+}
+
+// user.* xattrs on the tree: several on a directory, a small and an empty
+// value, and one 600-byte value in two files' different sets (mksquashfs
+// stores the second out of line, a reference to the first). False when
+// the file system refuses them.
+bool AddXattrs(const fs::path& root) {
+  const std::string shared = Text(7, 600);
+  const struct {
+    const char* file;
+    const char* name;
+    std::string value;
+  } kXattrs[] = {
+      {"d", "user.comment", "a directory"},
+      {"d", "user.mime_type", "inode/directory"},
+      {"d", "user.empty", ""},
+      {"a", "user.shared", shared},
+      {"b", "user.shared", shared},
+      {"t", "user.checksum", "0123456789abcdef"},
+      {"b", "user.b", "b"},
+      {"empty", "user.provenance", Text(8, 40)},
+  };
+  for (const auto& x : kXattrs)
+    if (lsetxattr((root / x.file).c_str(), x.name, x.value.data(),
+                  x.value.size(), 0) != 0)
+      return false;
+  return true;
 }
 
 Status Mksquashfs(const fs::path& tree, const fs::path& out,
@@ -118,6 +146,19 @@ StatusOr<std::vector<SeedImage>> DefaultFuzzSeeds() {
       break;
     }
     seeds.push_back({name, std::move(bytes).value()});
+  }
+  // The same tree with xattrs, the xattr table uncompressed too, when
+  // the temporary directory's file system takes user.* xattrs.
+  if (st.ok() && AddXattrs(dir / "tree")) {
+    st = Mksquashfs(dir / "tree", dir / "xattrs.sqfs",
+                    {"-noI", "-noD", "-noF", "-noX", "-b", "4096", "-xattrs"});
+    if (st.ok()) {
+      auto bytes = ReadFile(dir / "xattrs.sqfs");
+      if (bytes.ok())
+        seeds.push_back({"raw-4k-xattrs", std::move(bytes).value()});
+      else
+        st = bytes.status();
+    }
   }
   std::error_code ec;
   fs::remove_all(dir, ec);

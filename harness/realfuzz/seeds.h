@@ -18,7 +18,9 @@
 
 namespace squashlab {
 
-// The default seeds; an error if mksquashfs is missing or fails.
+// The default seeds (seeds.cc; the one with xattrs only where the
+// temporary directory takes user.* xattrs); an error if mksquashfs is
+// missing or fails.
 StatusOr<std::vector<SeedImage>> DefaultFuzzSeeds();
 // Image files and directories of them (every regular file inside).
 StatusOr<std::vector<SeedImage>> LoadSeedImages(

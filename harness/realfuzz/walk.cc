@@ -38,6 +38,7 @@ class Walker {
   void Visit(kabi::inode* i, int depth) {
     const unsigned mode = LinuxInodeMode(i);
     visited_.push_back(i);
+    Xattrs(i);
     if (S_ISDIR(mode)) {
       if (depth < limits_.depth) Directory(i, depth);
     } else if (S_ISREG(mode)) {
@@ -146,6 +147,21 @@ class Walker {
     Kernel::Current().Bug(Check::kWrongData,
                           "squashlab: the last page is not zero past EOF",
                           body);
+  }
+
+  // getfattr -d -m -: listxattr, then getxattr of every name listed (and
+  // of one name no list shows), each the size first, then the bytes;
+  // the VFS's limits (XATTR_LIST_MAX, XATTR_SIZE_MAX: 64 KiB).
+  void Xattrs(kabi::inode* i) {
+    std::vector<std::string> names;
+    if (LinuxListXattr(i, 65536, &names) < 0) return;
+    names.push_back("user.squashlab.absent");
+    size_t left = limits_.xattrs_per_inode;
+    for (const std::string& name : names) {
+      if (left-- == 0) break;
+      std::string value;
+      LinuxGetXattr(i, name, 65536, &value);
+    }
   }
 
   // readlink: page_get_link reads the target's first page.

@@ -39,6 +39,7 @@ struct WalkLimits {
   size_t entries_per_dir = 256;
   size_t inodes = 256;             // distinct inodes visited
   int depth = 8;                   // directory nesting
+  size_t xattrs_per_inode = 64;    // getxattr calls per inode
   uint64_t file_bytes = 1 << 20;   // read per file, all passes together
   uint64_t total_bytes = 4 << 20;  // read per walk
   long max_steps = 400000;         // then "a run exceeded its step budget"

@@ -54,6 +54,8 @@ const char* ReportKindName(ReportKind kind) {
       return "cpu-exception";
     case ReportKind::kDataRace:
       return "data-race";
+    case ReportKind::kUndefinedBehavior:
+      return "undefined-behavior";
   }
   return "unknown";
 }

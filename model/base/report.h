@@ -39,6 +39,7 @@ enum class ReportKind {
                   // was hit": an oops of a CPU exception other than a
                   // page fault
   kDataRace,      // "BUG: KCSAN: data-race in A / B"
+  kUndefinedBehavior,  // "UBSAN: shift-out-of-bounds in FILE:LINE:COL"
 };
 
 const char* ReportKindName(ReportKind kind);

@@ -3,10 +3,11 @@
 as C against the header layer into a shared object the explorer loads, with
 the lib/ decompressors of the same package linked into it."""
 
-load("//tools/build:copts.bzl", "KASAN_MODULE_COPTS")
+load("//tools/build:copts.bzl", "KASAN_MODULE_COPTS", "UBSAN_MODULE_COPTS")
 
-# The read path and everything it links against; xattr support is off
-# (CONFIG_SQUASHFS_XATTR=n), the file cache is FILE_DIRECT (Debian's).
+# The read path and everything it links against, with xattr support
+# (CONFIG_SQUASHFS_XATTR=y) and the file cache FILE_DIRECT, as Debian
+# builds it.
 SQUASHFS_FILES = [
     "block.c",
     "cache.c",
@@ -24,6 +25,8 @@ SQUASHFS_FILES = [
     "page_actor.c",
     "super.c",
     "symlink.c",
+    "xattr.c",
+    "xattr_id.c",
     "xz_wrapper.c",
     "zlib_wrapper.c",
     "zstd_wrapper.c",
@@ -41,6 +44,7 @@ SQUASHFS_HEADERS = [
 
 COMMON_CONFIG = [
     "CONFIG_SQUASHFS_FILE_DIRECT",
+    "CONFIG_SQUASHFS_XATTR",
     "CONFIG_SQUASHFS_ZLIB",
     "CONFIG_SQUASHFS_ZSTD",
     "CONFIG_SQUASHFS_LZ4",
@@ -135,10 +139,13 @@ def kernel_module(name, repo, strategies, config = []):
             repo + "//:decompressor_interfaces",
             "include/squashlab/kasan_mem.c",
         ],
-        # A KASAN kernel's compilation: every load and store is checked
-        # against the slab arena's shadow (copts.bzl, model/kernel/checkers/kasan.cc).
+        # A KASAN and UBSAN kernel's compilation: every load and store is
+        # checked against the slab arena's shadow, every shift and array
+        # index as the package's tree configures UBSAN (copts.bzl,
+        # model/kernel/checkers/kasan.cc, model/kernel/checkers/ubsan.cc).
         copts = KERNEL_COPTS + _include_copts(repo) +
-                ["-D" + c for c in COMMON_CONFIG + config] + KASAN_MODULE_COPTS,
+                ["-D" + c for c in COMMON_CONFIG + config] +
+                KASAN_MODULE_COPTS + UBSAN_MODULE_COPTS[repo],
         linkopts = ["-Wl,-Bsymbolic"],
         deps = [
             ":decompressors_" + repo.lstrip("@"),

@@ -37,7 +37,8 @@ const std::vector<std::string> kFiles = {
     "export.c",     "file.c",         "file_direct.c",  "fragment.c",
     "id.c",         "inode.c",        "lz4_wrapper.c",  "lzo_wrapper.c",
     "namei.c",      "page_actor.c",   "super.c",        "symlink.c",
-    "xz_wrapper.c", "zlib_wrapper.c", "zstd_wrapper.c"};
+    "xattr.c",      "xattr_id.c",     "xz_wrapper.c",   "zlib_wrapper.c",
+    "zstd_wrapper.c"};
 
 const std::map<std::string, std::pair<std::string, std::string>> kStrategies = {
     {"single", {"SINGLE", "decompressor_single.c"}},
@@ -46,6 +47,7 @@ const std::map<std::string, std::pair<std::string, std::string>> kStrategies = {
 
 const std::vector<std::string> kConfig = {
     "CONFIG_SQUASHFS_FILE_DIRECT",
+    "CONFIG_SQUASHFS_XATTR",
     "CONFIG_SQUASHFS_ZLIB",
     "CONFIG_SQUASHFS_ZSTD",
     "CONFIG_SQUASHFS_LZ4",
@@ -390,6 +392,25 @@ Status RenameTsanCalls(const std::vector<std::pair<fs::path, fs::path>>& units,
       "renaming the ThreadSanitizer calls failed (objcopy, from binutils)");
 }
 
+// UBSAN as the tree configures it with CONFIG_UBSAN, UBSAN_BOUNDS and
+// UBSAN_SHIFT (tools/build/copts.bzl UBSAN_MODULE_COPTS, which the
+// built-in modules take; gcc's flags): its bounds check is gcc's
+// bounds-strict where the tree's scripts/Makefile.ubsan names it (6.12),
+// else bounds (6.1); for a lone fs/squashfs directory, a tree with the
+// mount-time decompressor choice counts as 6.12. On the KASAN build only,
+// and not under a userspace sanitizer, whose runtime owns the handlers.
+std::vector<std::string> UbsanCFlags(const fs::path& squashfs, bool by_mount) {
+  if (!KasanInlineBuild()) return {};
+  const fs::path makefile =
+      squashfs.parent_path().parent_path() / "scripts/Makefile.ubsan";
+  const bool strict =
+      fs::exists(makefile)
+          ? ReadAll(makefile).find("bounds-strict") != std::string::npos
+          : by_mount;
+  return {strict ? "-fsanitize=bounds-strict,shift,bool,enum"
+                 : "-fsanitize=bounds,shift,bool,enum"};
+}
+
 // Compiles the tree's read path with `strategies` into objdir and links it
 // with the decompressors into `so`.
 Status BuildModule(const fs::path& d, bool by_mount,
@@ -398,6 +419,8 @@ Status BuildModule(const fs::path& d, bool by_mount,
                    const fs::path& objdir, const fs::path& so, bool kcsan,
                    unsigned width, std::ostream* log) {
   std::vector<std::string> flags = kcsan ? KcsanCFlags() : KernelCFlags();
+  if (!kcsan)
+    for (const std::string& f : UbsanCFlags(d, by_mount)) flags.push_back(f);
   flags.insert(flags.end(),
                {"-O2", "-g", "-fPIC", "-Werror=implicit-function-declaration",
                 "-I" + include, "-I" + codecs.include});
@@ -536,8 +559,11 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log,
   for (const auto& e : fs::directory_iterator(d))
     if (e.path().extension() == ".c" || e.path().extension() == ".h")
       inputs.push_back(e.path());
-  uint64_t h = HashFlags(HashFiles(codecs->hash, inputs),
-                         kcsan ? KcsanCFlags() : KernelCFlags());
+  std::vector<std::string> flags = kcsan ? KcsanCFlags() : KernelCFlags();
+  if (!kcsan)
+    for (const std::string& f : UbsanCFlags(d, tree.by_mount)) flags.push_back(f);
+  for (const auto& c : kConfig) flags.push_back("-D" + c);
+  uint64_t h = HashFlags(HashFiles(codecs->hash, inputs), flags);
   fs::path cache = fs::path(CacheRoot()) / "modules" / HexOf(h);
   fs::create_directories(cache);
 

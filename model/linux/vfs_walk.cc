@@ -105,6 +105,63 @@ kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name,
   return i;
 }
 
+int LinuxListXattr(kabi::inode* i, size_t max, std::vector<std::string>* out) {
+  if (i->i_op == nullptr || i->i_op->listxattr == nullptr) return -EOPNOTSUPP;
+  Kernel& k = Kernel::Current();
+  ::dentry* d = NewDentry(i->i_sb, "");
+  d->d_inode = i;
+  long n = i->i_op->listxattr(d, nullptr, 0);
+  if (n <= 0) return static_cast<int>(n);
+  if (static_cast<size_t>(n) > max) return -E2BIG;
+  // A user buffer: the walk's own memory, as read()'s is.
+  auto* buf = k.New<std::vector<char>>(static_cast<size_t>(n));
+  long got = i->i_op->listxattr(d, buf->data(), buf->size());
+  if (got < 0) return static_cast<int>(got);
+  if (static_cast<size_t>(got) > buf->size()) return -ERANGE;
+  size_t at = 0;
+  while (at < static_cast<size_t>(got)) {
+    const char* s = buf->data() + at;
+    const size_t len = strnlen(s, static_cast<size_t>(got) - at);
+    out->emplace_back(s, len);
+    at += len + 1;
+  }
+  return 0;
+}
+
+long LinuxGetXattr(kabi::inode* i, const std::string& name, size_t max,
+                   std::string* value) {
+  ::super_block* sb = i->i_sb;
+  const ::xattr_handler* h = nullptr;
+  std::string rest;
+  for (const ::xattr_handler* const* p = sb->s_xattr; p && *p; p++) {
+    const char* prefix = (*p)->prefix ? (*p)->prefix : (*p)->name;
+    if (prefix == nullptr) continue;
+    if ((*p)->name != nullptr && name == (*p)->name) {
+      h = *p;
+      break;
+    }
+    const size_t n = strlen(prefix);
+    if (name.compare(0, n, prefix) == 0 && name.size() > n) {
+      h = *p;
+      rest = name.substr(n);
+      break;
+    }
+  }
+  if (h == nullptr || h->get == nullptr) return -EOPNOTSUPP;
+  ::dentry* d = NewDentry(sb, "");
+  d->d_inode = i;
+  auto* key = Kernel::Current().New<std::string>(rest);
+  int n = h->get(h, d, i, key->c_str(), nullptr, 0);
+  if (n <= 0) return n;
+  if (static_cast<size_t>(n) > max) return -E2BIG;
+  auto* buf = Kernel::Current().New<std::vector<char>>(static_cast<size_t>(n));
+  int got = h->get(h, d, i, key->c_str(), buf->data(), buf->size());
+  if (got < 0) return got;
+  if (static_cast<size_t>(got) > buf->size()) return -ERANGE;
+  value->assign(buf->data(), static_cast<size_t>(got));
+  return got;
+}
+
 bool LinuxExportable(kabi::super_block* sb) {
   return sb->s_export_op != nullptr && sb->s_export_op->fh_to_dentry != nullptr;
 }

@@ -38,6 +38,17 @@ int LinuxReadDir(kabi::inode* dir, size_t max, std::vector<LinuxDirent>* out);
 // ->lookup of `name` in `dir`: the inode, or null with *err (-ENOENT for a
 // negative dentry, the errno of an ERR_PTR).
 kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name, int* err);
+// listxattr(2) of `i` through its ->listxattr: the size asked first
+// (a NULL buffer), then the names into a buffer of that size (at most
+// `max` bytes). Returns 0 or the negative errno; -EOPNOTSUPP without the
+// operation.
+int LinuxListXattr(kabi::inode* i, size_t max, std::vector<std::string>* out);
+// getxattr(2) of `name` on `i`: the handler of sb->s_xattr whose prefix
+// starts the name (fs/xattr.c xattr_resolve_name; -EOPNOTSUPP if none),
+// its ->get with the rest of the name, the size first, then the value
+// (at most `max` bytes). Returns the value's size or the negative errno.
+long LinuxGetXattr(kabi::inode* i, const std::string& name, size_t max,
+                   std::string* value);
 // Whether the mount has export operations (the image has an export table).
 bool LinuxExportable(kabi::super_block* sb);
 // ->fh_to_dentry of a FILEID_INO32_GEN handle for inode number `ino`, and

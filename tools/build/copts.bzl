@@ -94,3 +94,34 @@ KASAN_MODULE_COPTS = select({
     "//tools/build:cc_clang": _KASAN_INLINE_CLANG,
     "//conditions:default": _KASAN_INLINE_GCC,
 })
+
+# UBSAN as the kernel compiles a tree with CONFIG_UBSAN=y, UBSAN_BOUNDS=y
+# and UBSAN_SHIFT=y, and the checks UBSAN turns on by default with them,
+# UBSAN_BOOL and UBSAN_ENUM (lib/Kconfig.ubsan, scripts/Makefile.ubsan of
+# 6.1 and 6.12): recoverable, each failed check a call the executable
+# answers with the kernel's report (model/kernel/checkers/ubsan.cc), no trap.
+# Neither tree checks signed overflow (6.1 has no such option; 6.12's
+# UBSAN_SIGNED_WRAP depends on BROKEN), nor divisions by zero, nor
+# unreachable code by default. The bounds check is the one each tree
+# picks for the compiler: 6.1 takes clang's array-bounds, or gcc's bounds
+# (UBSAN_ONLY_BOUNDS: gcc has no array-bounds); 6.12 takes clang's
+# array-bounds, or gcc's bounds-strict (UBSAN_BOUNDS_STRICT). Under a
+# userspace sanitizer, whose runtime owns the __ubsan_handle_* names (and
+# whose -fsanitize=undefined already covers these checks), none.
+def _ubsan(bounds):
+    return ["-fsanitize=%s,shift,bool,enum" % bounds]
+
+def _ubsan_for(gcc_bounds):
+    return select({
+        "//tools/build:san_tsan": [],
+        "//tools/build:san_asan_clang": [],
+        "//tools/build:san_asan": [],
+        "//tools/build:cc_clang": _ubsan("array-bounds"),
+        "//conditions:default": _ubsan(gcc_bounds),
+    })
+
+# By the package a module is built from (model/linux/kernel_module.bzl).
+UBSAN_MODULE_COPTS = {
+    "@linux_6_1": _ubsan_for("bounds"),
+    "@linux_6_12": _ubsan_for("bounds-strict"),
+}

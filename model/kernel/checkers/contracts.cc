@@ -265,6 +265,22 @@ const Contract kContracts[] = {
      "one plain, with neither happening before the other (CONFIG_KCSAN: "
      "marked accesses never race with each other; an aligned plain write "
      "of at most a word counts as marked)"},
+    {C::kUbsanArrayIndex, "ubsan.array_index_out_of_bounds", kKernel,
+     K::kUndefinedBehavior, "UBSAN", "lib/ubsan.c",
+     "__ubsan_handle_out_of_bounds", "5.7-6.12",
+     "an array indexed past its declared bound (UBSAN_BOUNDS): \"index 5 "
+     "is out of range for type 'int [4]'\"; a warning, the code goes on"},
+    {C::kUbsanShift, "ubsan.shift_out_of_bounds", kKernel,
+     K::kUndefinedBehavior, "UBSAN", "lib/ubsan.c",
+     "__ubsan_handle_shift_out_of_bounds", "4.5-6.12",
+     "a shift by a negative amount or by the type's width or more, or a "
+     "left shift of a negative or overflowing signed value (UBSAN_SHIFT); "
+     "a warning, the code goes on"},
+    {C::kUbsanInvalidLoad, "ubsan.invalid_load", kKernel,
+     K::kUndefinedBehavior, "UBSAN", "lib/ubsan.c",
+     "__ubsan_handle_load_invalid_value", "4.5-6.12",
+     "a bool holding neither 0 nor 1, or an enum a value outside its range, "
+     "loaded (UBSAN_BOOL, UBSAN_ENUM); a warning, the code goes on"},
     {C::kSleepOutsideTask, "model.sleep_outside_task", kLint, K::kBadContext,
      "", "", "", "", "model misuse: a wait outside any task"},
     {C::kHungTask, "hung_task", kKernel, K::kHungTask, "hung task",

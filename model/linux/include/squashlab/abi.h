@@ -247,6 +247,18 @@ struct block_device {
   void *sl_model;  /* the model's block_device */
 };
 
+/* include/linux/xattr.h: a name space's handler (fs/squashfs's user,
+ * trusted and security ones); the walk resolves a name to it by prefix
+ * and calls ->get, as fs/xattr.c does. */
+struct xattr_handler {
+  const char *name;
+  const char *prefix;
+  int flags;
+  bool (*list)(struct dentry *);
+  int (*get)(const struct xattr_handler *, struct dentry *, struct inode *,
+             const char *, void *, size_t);
+};
+
 struct super_block {
   dev_t s_dev;
   unsigned char s_blocksize_bits;

@@ -138,11 +138,10 @@ static inline __kernel_fsid_t u64_to_fsid(u64 v) {
 void seq_printf(struct seq_file *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void seq_puts(struct seq_file *m, const char *s);
-struct xattr_handler {
-  const char *name;
-  const char *prefix;
-  int flags;
-};
+/* xattrs: the handler is abi.h's; capable() is the walker's, root's
+ * (include/linux/capability.h, uapi/linux/capability.h). */
+#define CAP_SYS_ADMIN 21
+bool capable(int cap);
 #define XATTR_USER_PREFIX "user."
 #define XATTR_TRUSTED_PREFIX "trusted."
 #define XATTR_SECURITY_PREFIX "security."
