@@ -117,7 +117,8 @@ def kernel_decompressors(name, repo):
         ],
         copts = KERNEL_COPTS + _include_copts(repo) +
                 ["-D" + c for c in DECOMPRESSOR_CONFIG] +
-                ["-DSQUASHLAB_KERNEL_LIB"] + KASAN_MODULE_COPTS,
+                ["-DSQUASHLAB_KERNEL_LIB"] + KASAN_MODULE_COPTS +
+                UBSAN_MODULE_COPTS[repo],
         deps = [":kernel_headers"],
         linkstatic = True,
         alwayslink = True,
