@@ -304,8 +304,8 @@ class Parser {
   // offset in it.
   void Xattrs(uint64_t start, const Stream& kv, uint64_t ids, uint64_t n) {
     if (ids >= img_.size()) return;
-    Stream id = Chain(ids, std::min<uint64_t>(ids + 2 + kMetadataSize,
-                                              img_.size()));
+    Stream id =
+        Chain(ids, std::min<uint64_t>(ids + 2 + kMetadataSize, img_.size()));
     n = std::min<uint64_t>(n, 64);
     for (uint64_t e = 0; e < n && id.Has(16 * e, 16); e++) {
       const uint64_t ref = S(id, 16 * e, 8), count = S(id, 16 * e + 8, 4);

@@ -75,9 +75,9 @@ TEST(ImageFields, MapReachesTheXattrTable) {
   std::map<std::string, std::vector<uint64_t>> by_name;
   for (const ImageField& f : map.fields)
     by_name[f.name].push_back(f.Read(seed.bytes));
-  for (const char* name : {"xattr.table_start", "xattr.ids", "xattr_id.index",
-                           "xattr_id.entry", "xattr.type", "xattr.name_size",
-                           "xattr.value_size", "xattr.value_ref"})
+  for (const char* name :
+       {"xattr.table_start", "xattr.ids", "xattr_id.index", "xattr_id.entry",
+        "xattr.type", "xattr.name_size", "xattr.value_size", "xattr.value_ref"})
     EXPECT_TRUE(by_name.count(name)) << name;
   // Each key as written: the shared value referenced from both files.
   std::multiset<uint64_t> sizes(by_name["xattr.name_size"].begin(),

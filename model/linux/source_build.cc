@@ -33,11 +33,11 @@ namespace fs = std::filesystem;
 
 // The read path and what it links against (kernel_module.bzl's list).
 const std::vector<std::string> kFiles = {
-    "block.c",      "cache.c",        "decompressor.c", "dir.c",
-    "export.c",     "file.c",         "file_direct.c",  "fragment.c",
-    "id.c",         "inode.c",        "lz4_wrapper.c",  "lzo_wrapper.c",
-    "namei.c",      "page_actor.c",   "super.c",        "symlink.c",
-    "xattr.c",      "xattr_id.c",     "xz_wrapper.c",   "zlib_wrapper.c",
+    "block.c",       "cache.c",      "decompressor.c", "dir.c",
+    "export.c",      "file.c",       "file_direct.c",  "fragment.c",
+    "id.c",          "inode.c",      "lz4_wrapper.c",  "lzo_wrapper.c",
+    "namei.c",       "page_actor.c", "super.c",        "symlink.c",
+    "xattr.c",       "xattr_id.c",   "xz_wrapper.c",   "zlib_wrapper.c",
     "zstd_wrapper.c"};
 
 const std::map<std::string, std::pair<std::string, std::string>> kStrategies = {
@@ -46,14 +46,10 @@ const std::map<std::string, std::pair<std::string, std::string>> kStrategies = {
     {"percpu", {"MULTI_PERCPU", "decompressor_multi_percpu.c"}}};
 
 const std::vector<std::string> kConfig = {
-    "CONFIG_SQUASHFS_FILE_DIRECT",
-    "CONFIG_SQUASHFS_XATTR",
-    "CONFIG_SQUASHFS_ZLIB",
-    "CONFIG_SQUASHFS_ZSTD",
-    "CONFIG_SQUASHFS_LZ4",
-    "CONFIG_SQUASHFS_LZO",
-    "CONFIG_SQUASHFS_XZ",
-    "CONFIG_SQUASHFS_FRAGMENT_CACHE_SIZE=3"};
+    "CONFIG_SQUASHFS_FILE_DIRECT", "CONFIG_SQUASHFS_XATTR",
+    "CONFIG_SQUASHFS_ZLIB",        "CONFIG_SQUASHFS_ZSTD",
+    "CONFIG_SQUASHFS_LZ4",         "CONFIG_SQUASHFS_LZO",
+    "CONFIG_SQUASHFS_XZ",          "CONFIG_SQUASHFS_FRAGMENT_CACHE_SIZE=3"};
 
 // The lib/ decompressors' C files (tools/build/linux_source.bzl's
 // "decompressors"): each of these, every C file of the two zstd
@@ -561,7 +557,8 @@ StatusOr<SourceTree> BuildSourceTree(const std::string& dir, std::ostream* log,
       inputs.push_back(e.path());
   std::vector<std::string> flags = kcsan ? KcsanCFlags() : KernelCFlags();
   if (!kcsan)
-    for (const std::string& f : UbsanCFlags(d, tree.by_mount)) flags.push_back(f);
+    for (const std::string& f : UbsanCFlags(d, tree.by_mount))
+      flags.push_back(f);
   for (const auto& c : kConfig) flags.push_back("-D" + c);
   uint64_t h = HashFlags(HashFiles(codecs->hash, inputs), flags);
   fs::path cache = fs::path(CacheRoot()) / "modules" / HexOf(h);

@@ -276,9 +276,8 @@ const Contract kContracts[] = {
      "a shift by a negative amount or by the type's width or more, or a "
      "left shift of a negative or overflowing signed value (UBSAN_SHIFT); "
      "a warning, the code goes on"},
-    {C::kUbsanInvalidLoad, "ubsan.invalid_load", kKernel,
-     K::kUndefinedBehavior, "UBSAN", "lib/ubsan.c",
-     "__ubsan_handle_load_invalid_value", "4.5-6.12",
+    {C::kUbsanInvalidLoad, "ubsan.invalid_load", kKernel, K::kUndefinedBehavior,
+     "UBSAN", "lib/ubsan.c", "__ubsan_handle_load_invalid_value", "4.5-6.12",
      "a bool holding neither 0 nor 1, or an enum a value outside its range, "
      "loaded (UBSAN_BOOL, UBSAN_ENUM); a warning, the code goes on"},
     {C::kSleepOutsideTask, "model.sleep_outside_task", kLint, K::kBadContext,

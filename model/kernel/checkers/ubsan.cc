@@ -25,7 +25,8 @@
 #include "model/kernel/kernel.h"
 
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#if __has_feature(address_sanitizer) || \
+    __has_feature(undefined_behavior_sanitizer)
 #define SL_USERSPACE_UBSAN 1
 #endif
 #endif
@@ -111,7 +112,7 @@ std::string KernelPath(const char* file) {
 
 // ubsan_prologue's line, then the detail; once per place and run.
 void ReportUb(Check check, const char* reason, const SourceLocation& loc,
-            const std::string& detail) {
+              const std::string& detail) {
   Kernel* k = Kernel::CurrentOrNull();
   if (k == nullptr || k->fatal()) return;  // outside a run
   const std::string title = std::string("UBSAN: ") + reason + " in " +
@@ -134,9 +135,9 @@ extern "C" {
 void __ubsan_handle_out_of_bounds(void* data, void* index) {
   auto* d = static_cast<squashlab::OutOfBoundsData*>(data);
   squashlab::ReportUb(Check::kUbsanArrayIndex, "array-index-out-of-bounds",
-                    d->loc,
-                    "index " + squashlab::ValueString(d->index_type, index) +
-                        " is out of range for type " + d->array_type->name);
+                      d->loc,
+                      "index " + squashlab::ValueString(d->index_type, index) +
+                          " is out of range for type " + d->array_type->name);
 }
 
 // lib/ubsan.c __ubsan_handle_shift_out_of_bounds (UBSAN_SHIFT): the
@@ -167,8 +168,8 @@ void __ubsan_handle_shift_out_of_bounds(void* data, void* lhs, void* rhs) {
 void __ubsan_handle_load_invalid_value(void* data, void* val) {
   auto* d = static_cast<squashlab::InvalidValueData*>(data);
   squashlab::ReportUb(Check::kUbsanInvalidLoad, "invalid-load", d->loc,
-                    "load of value " + squashlab::ValueString(d->type, val) +
-                        " is not a valid value for type " + d->type->name);
+                      "load of value " + squashlab::ValueString(d->type, val) +
+                          " is not a valid value for type " + d->type->name);
 }
 
 }  // extern "C"

@@ -46,9 +46,9 @@ std::vector<Report> RunReports(std::function<void()> body, bool* finished) {
 // Whether `title` is lib/ubsan.c's for `reason` at the probe's `line`
 // (any column: gcc's and clang's differ).
 bool At(const std::string& title, const char* reason, int line) {
-  const std::string head = std::string("UBSAN: ") + reason +
-                           " in model/kernel/tests/ubsan_probe.c:" +
-                           std::to_string(line) + ":";
+  const std::string head =
+      std::string("UBSAN: ") + reason +
+      " in model/kernel/tests/ubsan_probe.c:" + std::to_string(line) + ":";
   if (title.rfind(head, 0) != 0 || title.size() == head.size()) return false;
   return title.find_first_not_of("0123456789", head.size()) ==
          std::string::npos;
@@ -93,7 +93,8 @@ TEST_F(Ubsan, ShiftPastTheWidthIsReportedOnceAndTheTaskGoesOn) {
 
 TEST_F(Ubsan, NegativeExponentAndNegativeBase) {
   bool finished = false;
-  auto reports = RunReports([] { g_sink = sl_ubsan_probe_shift(1, -3); }, &finished);
+  auto reports =
+      RunReports([] { g_sink = sl_ubsan_probe_shift(1, -3); }, &finished);
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_NE(reports[0].body.find("shift exponent -3 is negative"),
             std::string::npos)
@@ -120,11 +121,10 @@ TEST_F(Ubsan, IndexPastTheBound) {
       At(r.title, "array-index-out-of-bounds", sl_ubsan_probe_index_line))
       << r.title;
   // The type's name is the compiler's: gcc's 'int [4]', clang's 'int[4]'.
-  EXPECT_TRUE(
-      r.body.find("\nindex 5 is out of range for type 'int [4]'") !=
-          std::string::npos ||
-      r.body.find("\nindex 5 is out of range for type 'int[4]'") !=
-          std::string::npos)
+  EXPECT_TRUE(r.body.find("\nindex 5 is out of range for type 'int [4]'") !=
+                  std::string::npos ||
+              r.body.find("\nindex 5 is out of range for type 'int[4]'") !=
+                  std::string::npos)
       << r.ToString();
   EXPECT_EQ(r.contract, "ubsan.array_index_out_of_bounds");
   EXPECT_TRUE(finished);
