@@ -61,14 +61,29 @@ names_real_function() {
   return 1
 }
 
-d=$(tree pristine)
-if out=$(verify "$d"); then
-  echo "ok: the unpatched tree is clean"
-else
-  echo "FAIL: the unpatched tree is not clean:"; echo "$out"; fails=$((fails + 1))
+# Sharded (BUILD's shard_count): the checks below are numbered in order,
+# and shard I of N runs those whose number is I modulo N.
+shards=${TEST_TOTAL_SHARDS:-1}
+shard=${TEST_SHARD_INDEX:-0}
+[ -n "${TEST_SHARD_STATUS_FILE:-}" ] && touch "$TEST_SHARD_STATUS_FILE"
+item=0
+mine() {  # true for the checks of this shard; call once per check
+  local i=$item
+  item=$((item + 1))
+  [ $((i % shards)) -eq "$shard" ]
+}
+
+if mine; then
+  d=$(tree pristine)
+  if out=$(verify "$d"); then
+    echo "ok: the unpatched tree is clean"
+  else
+    echo "FAIL: the unpatched tree is not clean:"; echo "$out"; fails=$((fails + 1))
+  fi
 fi
 
 for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/*.patch; do
+  mine || continue
   name=$(basename "$p" .patch)
   d=$(tree "$name")
   patch -s -p1 -d "$d/fs/squashfs" < "$p"
@@ -121,19 +136,21 @@ done
 # leaves unmarked: the lockless read of entry->pending in
 # squashfs_cache_get's wait_event against its write under cache->lock.
 # Nothing else.
-d=$(tree pristine-kcsan)
-out=$("$bin" verify --source "$d" --detector kcsan --decomp single \
-  --decomp multi --strategy pct --budget 300 --minimise-budget 100 \
-  --kernel debug --all-classes 2>&1 || true)
-classes=$(sed -n '/^failure classes/,/^details:/p' <<<"$out" |
-  grep -E '^  \[[A-Z][0-9]*\] \([0-9]+\) ' || true)
-if [ "$(wc -l <<<"$classes")" -eq 1 ] &&
-  grep -qF 'BUG: KCSAN: data-race in squashfs_cache_get / squashfs_cache_get' \
-    <<<"$classes"; then
-  echo "ok: the unpatched tree under KCSAN: mainline's unmarked race only"
-else
-  echo "FAIL: the unpatched tree under KCSAN reports:"; echo "$out"
-  fails=$((fails + 1))
+if mine; then
+  d=$(tree pristine-kcsan)
+  out=$("$bin" verify --source "$d" --detector kcsan --decomp single \
+    --decomp multi --strategy pct --budget 300 --minimise-budget 100 \
+    --kernel debug --all-classes 2>&1 || true)
+  classes=$(sed -n '/^failure classes/,/^details:/p' <<<"$out" |
+    grep -E '^  \[[A-Z][0-9]*\] \([0-9]+\) ' || true)
+  if [ "$(wc -l <<<"$classes")" -eq 1 ] &&
+    grep -qF 'BUG: KCSAN: data-race in squashfs_cache_get / squashfs_cache_get' \
+      <<<"$classes"; then
+    echo "ok: the unpatched tree under KCSAN: mainline's unmarked race only"
+  else
+    echo "FAIL: the unpatched tree under KCSAN reports:"; echo "$out"
+    fails=$((fails + 1))
+  fi
 fi
 
 # Under the failslab plan the unpatched tree reports one hang, in 6.1 and
@@ -149,37 +166,46 @@ failslab() {  # DIR: the classes of the failslab job, one a line
 }
 # (The hang is titled by the task that meets the locked page first: a
 # longer search sees several titles of the one cause, all hung tasks.)
-classes=$(failslab "$(tree pristine-failslab)")
-if [ -n "$classes" ] &&
-  ! grep -qvE 'INFO: task [^ ]+ blocked for more than' <<<"$classes"; then
-  echo "ok: the unpatched tree under failslab: the actor failure's hang only"
-else
-  echo "FAIL: the unpatched tree under failslab reports:"; echo "$classes"
-  fails=$((fails + 1))
+if mine; then
+  classes=$(failslab "$(tree pristine-failslab)")
+  if [ -n "$classes" ] &&
+    ! grep -qvE 'INFO: task [^ ]+ blocked for more than' <<<"$classes"; then
+    echo "ok: the unpatched tree under failslab: the actor failure's hang only"
+  else
+    echo "FAIL: the unpatched tree under failslab reports:"; echo "$classes"
+    fails=$((fails + 1))
+  fi
 fi
-d=$(tree fix-failslab)
-patch -s -p1 -d "$d/fs/squashfs" < "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/clean/3-readpage-block-releases-its-pages-when-the-actor-fails.patch
-classes=$(failslab "$d")
-if [ -z "$classes" ]; then
-  echo "ok: with the fix the tree under failslab is clean"
-else
-  echo "FAIL: with the fix the tree under failslab reports:"; echo "$classes"
-  fails=$((fails + 1))
+if mine; then
+  d=$(tree fix-failslab)
+  patch -s -p1 -d "$d/fs/squashfs" < "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/clean/3-readpage-block-releases-its-pages-when-the-actor-fails.patch
+  classes=$(failslab "$d")
+  if [ -z "$classes" ]; then
+    echo "ok: with the fix the tree under failslab is clean"
+  else
+    echo "FAIL: with the fix the tree under failslab reports:"; echo "$classes"
+    fails=$((fails + 1))
+  fi
 fi
 
 # lockdep's graph is the campaign's: two orders taken in one run are
 # reported on the first schedule that takes both (a fragment tail's read).
-d="$TEST_TMPDIR/5-two-mutexes-opposite-orders"
-if out=$("$bin" verify --source "$d" --decomp single --strategy pct \
-  --budget 1 --first-only --kernel debug --workload frag2 \
-  --shape gzip-128k-tailends 2>&1) ||
-  ! grep -qF 'possible circular locking dependency' <<<"$out"; then
-  echo "FAIL: the opposite orders are not reported on the first schedule"
-  echo "$out"; fails=$((fails + 1))
-else
-  echo "ok: the opposite orders reported on the first schedule"
+if mine; then
+  d=$(tree lockdep-first-schedule)
+  patch -s -p1 -d "$d/fs/squashfs" < \
+    "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/5-two-mutexes-opposite-orders.patch
+  if out=$("$bin" verify --source "$d" --decomp single --strategy pct \
+    --budget 1 --first-only --kernel debug --workload frag2 \
+    --shape gzip-128k-tailends 2>&1) ||
+    ! grep -qF 'possible circular locking dependency' <<<"$out"; then
+    echo "FAIL: the opposite orders are not reported on the first schedule"
+    echo "$out"; fails=$((fails + 1))
+  else
+    echo "ok: the opposite orders reported on the first schedule"
+  fi
 fi
 for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/clean/*.patch; do
+  mine || continue
   name=clean-$(basename "$p" .patch)
   d=$(tree "$name")
   patch -s -p1 -d "$d/fs/squashfs" < "$p"
@@ -189,5 +215,6 @@ for p in "$TEST_SRCDIR"/squashlab/testdata/kernel_patches/clean/*.patch; do
     echo "FAIL: $name is not clean:"; echo "$out"; fails=$((fails + 1))
   fi
 done
-[ "$fails" -eq 0 ] && echo "kernel patches: all found, unpatched and clean/ clean"
+[ "$fails" -eq 0 ] &&
+  echo "kernel patches (shard $((shard + 1)) of $shards): all found, unpatched and clean/ clean"
 exit "$fails"

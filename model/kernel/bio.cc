@@ -2,11 +2,11 @@
 // This file implements bios and their completion.
 #include "model/kernel/bio.h"
 
-#include "model/kernel/checkers/kcsan.h"
 #include "model/kernel/completion.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/lock_hooks.h"
 #include "model/kernel/page.h"
 #include "model/kernel/quiescence.h"
 

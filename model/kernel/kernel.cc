@@ -41,7 +41,8 @@ Kernel::Kernel(KernelConfig config, Executor* executor)
   if (!config_.lockdep)  // a run of its own: a graph of its own
     config_.lockdep = std::make_shared<LockdepGraph>();
   if (config_.kcsan)
-    kcsan_ = std::make_unique<Kcsan>(this, config_.kcsan_watch);
+    kcsan_ = std::make_unique<Kcsan>(static_cast<KcsanHost*>(this),
+                                     config_.kcsan_watch);
   exec_->Attach(this);
   SetTaskFaultReporter(&Kernel::ReportHostFault);
 }
@@ -108,6 +109,12 @@ void Kernel::Add(Report r, bool fatal) {
 void Kernel::Record(Check check, std::string title, std::string body) {
   Add(Make(ReportKind::kNone, check, std::move(title), std::move(body), false),
       true);
+}
+
+void Kernel::Watchpoint(uintptr_t addr) { Point("kcsan_watchpoint", addr); }
+
+void Kernel::ReportRace(const std::string& title, const std::string& text) {
+  Warn(Check::kKcsanDataRace, title, text);
 }
 
 void Kernel::Warn(Check check, std::string title, std::string body) {

@@ -90,7 +90,7 @@ struct WorkState {
   int runner_id = -1;  // the task running it (self-free is legal)
 };
 
-class Kernel : public RunHooks {
+class Kernel : public RunHooks, private KcsanHost {
  public:
   // The objects that own a wait queue each (Waitqueue, kernel_internal.h).
   enum class WaitOn : uint8_t { kPage, kBuffer, kWork };
@@ -358,6 +358,11 @@ class Kernel : public RunHooks {
   std::function<std::string()> call_site_;
   std::function<std::string(const page*)> page_owner_;
   std::unique_ptr<Kcsan> kcsan_;
+
+  // KcsanHost: what the data-race detector asks of this kernel.
+  Task* CurrentTask() override { return current_task(); }
+  void Watchpoint(uintptr_t addr) override;
+  void ReportRace(const std::string& title, const std::string& text) override;
 };
 
 // Makes `k` the current kernel of this thread for the scope's lifetime.

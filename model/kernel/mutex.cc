@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
-#include "model/kernel/checkers/kcsan.h"
 #include "model/kernel/checkers/lockdep.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/lock_hooks.h"
 #include "model/kernel/preempt.h"
 
 namespace squashlab {

@@ -122,6 +122,7 @@ def kernel_decompressors(name, repo):
         deps = [":kernel_headers"],
         linkstatic = True,
         alwayslink = True,
+        visibility = ["//model/linux/tests:__pkg__"],
     )
 
 def kernel_module(name, repo, strategies, config = []):

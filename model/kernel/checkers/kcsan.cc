@@ -9,8 +9,8 @@
 
 #include "model/kernel/checkers/call_trace.h"
 #include "model/kernel/checkers/symbolize.h"
-#include "model/kernel/kernel.h"
 #include "model/kernel/slab_arena.h"
+#include "model/sched/task.h"
 
 namespace squashlab {
 
@@ -43,7 +43,7 @@ bool Kcsan::Marked(const Rec& r) {
 }
 
 void Kcsan::Release(const void* sync) {
-  Task* t = kernel_->current_task();
+  Task* t = host_->CurrentTask();
   if (t == nullptr) return;
   std::lock_guard<std::recursive_mutex> l(mu_);
   TaskState& s = State(t);
@@ -52,7 +52,7 @@ void Kcsan::Release(const void* sync) {
 }
 
 void Kcsan::Acquire(const void* sync) {
-  Task* t = kernel_->current_task();
+  Task* t = host_->CurrentTask();
   if (t == nullptr) return;
   std::lock_guard<std::recursive_mutex> l(mu_);
   auto it = syncs_.find(sync);
@@ -60,7 +60,7 @@ void Kcsan::Acquire(const void* sync) {
 }
 
 std::function<void()> Kcsan::Forked(std::function<void()> body) {
-  Task* t = kernel_->current_task();
+  Task* t = host_->CurrentTask();
   if (t == nullptr) return body;
   Clock parent;
   {
@@ -70,7 +70,7 @@ std::function<void()> Kcsan::Forked(std::function<void()> body) {
     s.clock[static_cast<size_t>(t->id)]++;
   }
   return [this, parent = std::move(parent), body = std::move(body)] {
-    if (Task* child = kernel_->current_task()) {
+    if (Task* child = host_->CurrentTask()) {
       std::lock_guard<std::recursive_mutex> l(mu_);
       Join(&State(child).clock, parent);
     }
@@ -79,7 +79,7 @@ std::function<void()> Kcsan::Forked(std::function<void()> body) {
 }
 
 void Kcsan::FuncEntry(uintptr_t caller_pc) {
-  Task* t = kernel_->current_task();
+  Task* t = host_->CurrentTask();
   if (t == nullptr) return;
   std::lock_guard<std::recursive_mutex> l(mu_);
   TaskState& s = State(t);
@@ -90,7 +90,7 @@ void Kcsan::FuncEntry(uintptr_t caller_pc) {
 }
 
 void Kcsan::FuncExit() {
-  Task* t = kernel_->current_task();
+  Task* t = host_->CurrentTask();
   if (t == nullptr) return;
   std::lock_guard<std::recursive_mutex> l(mu_);
   TaskState& s = State(t);
@@ -98,7 +98,7 @@ void Kcsan::FuncExit() {
 }
 
 void Kcsan::Disable(bool off) {
-  Task* t = kernel_->current_task();
+  Task* t = host_->CurrentTask();
   if (t == nullptr) return;
   std::lock_guard<std::recursive_mutex> l(mu_);
   State(t).disabled += off ? 1 : -1;
@@ -106,7 +106,7 @@ void Kcsan::Disable(bool off) {
 
 void Kcsan::Access(uintptr_t addr, size_t size, unsigned type, uintptr_t pc) {
   if (size == 0 || !SlabArena::Contains(addr)) return;
-  Task* t = kernel_->current_task();
+  Task* t = host_->CurrentTask();
   if (t == nullptr) return;
   bool shared = false;
   {
@@ -147,8 +147,7 @@ void Kcsan::Access(uintptr_t addr, size_t size, unsigned type, uintptr_t pc) {
     }
   }
   // A watchpoint: another task may run between this access and the next.
-  if (watch_ && shared && !(type & kKcsanMarked))
-    kernel_->Point("kcsan_watchpoint", addr);
+  if (watch_ && shared && !(type & kKcsanMarked)) host_->Watchpoint(addr);
 }
 
 std::vector<uintptr_t> Kcsan::Stack(const Rec& r) const {
@@ -211,22 +210,12 @@ void Kcsan::Check(const Rec& prev, const Rec& now) {
   if (!reported_.insert(pair).second) return;
   const std::string title =
       "BUG: KCSAN: data-race in " + pair.first + " / " + pair.second;
-  kernel_->Warn(
-      Check::kKcsanDataRace, title,
+  host_->ReportRace(
+      title,
       "==================================================================\n" +
           title + "\n\n" + Describe(prev) + "\n" + Describe(now) +
           "\nReported by Kernel Concurrency Sanitizer on:\n"
           "==================================================================");
-}
-
-void kcsan_release(const void* sync) {
-  Kernel* k = Kernel::CurrentOrNull();
-  if (k != nullptr && k->kcsan() != nullptr) k->kcsan()->Release(sync);
-}
-
-void kcsan_acquire(const void* sync) {
-  Kernel* k = Kernel::CurrentOrNull();
-  if (k != nullptr && k->kcsan() != nullptr) k->kcsan()->Acquire(sync);
 }
 
 }  // namespace squashlab

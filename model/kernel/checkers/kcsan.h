@@ -36,8 +36,23 @@
 
 namespace squashlab {
 
-class Kernel;
 struct Task;
+
+// What the detector needs of the kernel it checks, and nothing more: the
+// running task, a scheduling point at a watchpoint, and a report. The
+// kernel API layer implements it (model/kernel/kernel.cc).
+class KcsanHost {
+ public:
+  virtual Task* CurrentTask() = 0;
+  // A watchpoint's delay at `addr`: another task may run now.
+  virtual void Watchpoint(uintptr_t addr) = 0;
+  // "BUG: KCSAN: data-race in A / B" and the report's text.
+  virtual void ReportRace(const std::string& title,
+                          const std::string& text) = 0;
+
+ protected:
+  ~KcsanHost() = default;
+};
 
 // An access's kind, as KCSAN_ACCESS_*.
 enum KcsanType : unsigned {
@@ -49,7 +64,7 @@ enum KcsanType : unsigned {
 
 class Kcsan {
  public:
-  Kcsan(Kernel* k, bool watch) : kernel_(k), watch_(watch) {}
+  Kcsan(KcsanHost* host, bool watch) : host_(host), watch_(watch) {}
 
   // An access of `size` bytes at `addr` by the current task, from the
   // instruction before `pc`. Addresses outside the slab arena (stacks, the
@@ -103,7 +118,7 @@ class Kcsan {
   std::vector<uintptr_t> Stack(const Rec& r) const;
   std::string Describe(const Rec& r) const;
 
-  Kernel* kernel_;
+  KcsanHost* host_;
   bool watch_;
   std::recursive_mutex mu_;  // tasks may be real threads
   std::unordered_map<int, TaskState> tasks_;
@@ -114,11 +129,6 @@ class Kcsan {
   std::map<std::pair<uint32_t, uintptr_t>, uint32_t> children_;
   std::set<std::pair<std::string, std::string>> reported_;
 };
-
-// The hooks the model's synchronisation calls: no-ops unless the current
-// kernel runs KCSAN (KernelConfig::kcsan).
-void kcsan_release(const void* sync);
-void kcsan_acquire(const void* sync);
 
 }  // namespace squashlab
 

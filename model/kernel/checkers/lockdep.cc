@@ -7,9 +7,7 @@
 #include <cstring>
 #include <deque>
 
-#include "model/kernel/checkers/call_trace.h"
-#include "model/kernel/kernel.h"
-#include "model/kernel/kernel_internal.h"
+#include "model/sched/task.h"
 
 namespace squashlab {
 namespace {
@@ -205,15 +203,15 @@ namespace {
 std::string Comm(const Task* t) { return t ? t->Comm() : "swapper"; }
 
 // print_lock_name: "(&msblk->meta_index_mutex){+.+.}-{4:4}".
-std::string LockName(Kernel& k, const std::string& cls) {
+std::string LockName(const LockdepGraph& g, const std::string& cls) {
   return "(" + lockdep_class_name(cls.c_str()) + ")" +
-         KernelInternal::Lockdep(k).UsageChars(cls.c_str()) +
-         WaitType(cls.c_str());
+         g.UsageChars(cls.c_str()) + WaitType(cls.c_str());
 }
 
 // print_lock: the class and where the lock was taken.
-std::string LockLine(Kernel& k, const std::string& cls, const std::string& at) {
-  return " " + LockName(k, cls) + ", at: " + at + "\n";
+std::string LockLine(const LockdepGraph& g, const std::string& cls,
+                     const std::string& at) {
+  return " " + LockName(g, cls) + ", at: " + at + "\n";
 }
 
 std::string Name(const std::string& cls) {
@@ -221,14 +219,14 @@ std::string Name(const std::string& cls) {
 }
 
 // lockdep_print_held_locks.
-std::string HeldLocks(Kernel& k, const Task* t) {
+std::string HeldLocks(const LockdepGraph& g, const Task* t) {
   const size_t n = t ? t->held_locks.size() : 0;
   if (n == 0) return "no locks held by " + Comm(t) + ".\n";
   std::string s = std::to_string(n) + (n == 1 ? " lock" : " locks") +
                   " held by " + Comm(t) + ":\n";
   for (size_t i = 0; i < n; i++)
     s += " #" + std::to_string(i) + ":" +
-         LockLine(k, t->held_locks[i],
+         LockLine(g, t->held_locks[i],
                   i < t->held_at.size() ? t->held_at[i] : "?");
   return s;
 }
@@ -240,20 +238,6 @@ std::string HeldAt(const Task* t, const char* cls) {
   return "?";
 }
 
-std::string Where(Kernel& k, const char* fn) {
-  const std::string site = k.CallSite();
-  return site.empty() ? std::string(fn) : site;
-}
-
-// "at" plus the kernel frames on the stack now (lockdep's saved trace).
-std::string WhereWithTrace(Kernel& k, const char* fn) {
-  std::string s = Where(k, fn);
-  std::string trace = CurrentCallTrace();
-  while (!trace.empty() && trace.back() == '\n') trace.pop_back();
-  if (!trace.empty()) s += "\n" + trace;
-  return s;
-}
-
 std::string Indent(const std::string& text) {
   std::string s = "       ";
   for (char c : text) {
@@ -261,58 +245,6 @@ std::string Indent(const std::string& text) {
     if (c == '\n') s += "       ";
   }
   return s + "\n";
-}
-
-// print_circular_bug_header, the chain and print_circular_lock_scenario.
-std::string CircularReport(Kernel& k, const Task* t, const std::string& next,
-                           const std::string& next_at,
-                           const LockdepFinding& f) {
-  const std::string& held = f.cycle.back();
-  std::string s =
-      "======================================================\n"
-      "WARNING: possible circular locking dependency detected\n"
-      "------------------------------------------------------\n" +
-      Comm(t) + " is trying to acquire lock:\n" + LockLine(k, next, next_at) +
-      "\nbut task is already holding lock:\n" +
-      LockLine(k, held, HeldAt(t, held.c_str())) +
-      "\nwhich lock already depends on the new lock.\n\n"
-      "\nthe existing dependency chain (in reverse order) is:\n";
-  for (size_t i = f.cycle.size(); i-- > 0;)
-    s += "\n-> #" + std::to_string(i) + " " + LockName(k, f.cycle[i]) + ":\n" +
-         Indent(f.chain_at[i]);
-  s += "\nother info that might help us debug this:\n\n";
-  // The class the chain reaches the held one from (next itself when the
-  // two are ordered directly).
-  const std::string& parent = f.cycle[f.cycle.size() - 2];
-  if (parent != next)
-    s += "Chain exists of:\n  " + Name(next) + " --> " + Name(parent) +
-         " --> " + Name(held) + "\n\n";
-  s += " Possible unsafe locking scenario:\n\n"
-       "       CPU0                    CPU1\n"
-       "       ----                    ----\n"
-       "  lock(" +
-       Name(held) + ");\n                               lock(" + Name(parent) +
-       ");\n                               lock(" + Name(held) + ");\n  lock(" +
-       Name(next) + ");\n\n *** DEADLOCK ***\n\n" + HeldLocks(k, t);
-  return s;
-}
-
-// print_deadlock_bug and print_deadlock_scenario.
-std::string RecursiveReport(Kernel& k, const Task* t, const char* cls,
-                            const std::string& at) {
-  return "============================================\n"
-         "WARNING: possible recursive locking detected\n"
-         "--------------------------------------------\n" +
-         Comm(t) + " is trying to acquire lock:\n" + LockLine(k, cls, at) +
-         "\nbut task is already holding lock:\n" +
-         LockLine(k, cls, HeldAt(t, cls)) +
-         "\nother info that might help us debug this:\n"
-         " Possible unsafe locking scenario:\n\n"
-         "       CPU0\n       ----\n  lock(" +
-         Name(cls) + ");\n  lock(" + Name(cls) +
-         ");\n\n *** DEADLOCK ***\n\n"
-         " May be due to missing lock nesting notation\n\n" +
-         HeldLocks(k, t);
 }
 
 // print_irq_lock_scenario.
@@ -335,55 +267,112 @@ std::string IrqScenario(const std::string& safe, const std::string& unsafe,
          ");\n\n *** DEADLOCK ***\n\n";
 }
 
+}  // namespace
+
+// print_circular_bug_header, the chain and print_circular_lock_scenario.
+std::string LockdepCircularReport(const LockdepGraph& g, const Task* t,
+                                  const std::string& next,
+                                  const std::string& next_at,
+                                  const LockdepFinding& f) {
+  const std::string& held = f.cycle.back();
+  std::string s =
+      "======================================================\n"
+      "WARNING: possible circular locking dependency detected\n"
+      "------------------------------------------------------\n" +
+      Comm(t) + " is trying to acquire lock:\n" + LockLine(g, next, next_at) +
+      "\nbut task is already holding lock:\n" +
+      LockLine(g, held, HeldAt(t, held.c_str())) +
+      "\nwhich lock already depends on the new lock.\n\n"
+      "\nthe existing dependency chain (in reverse order) is:\n";
+  for (size_t i = f.cycle.size(); i-- > 0;)
+    s += "\n-> #" + std::to_string(i) + " " + LockName(g, f.cycle[i]) + ":\n" +
+         Indent(f.chain_at[i]);
+  s += "\nother info that might help us debug this:\n\n";
+  // The class the chain reaches the held one from (next itself when the
+  // two are ordered directly).
+  const std::string& parent = f.cycle[f.cycle.size() - 2];
+  if (parent != next)
+    s += "Chain exists of:\n  " + Name(next) + " --> " + Name(parent) +
+         " --> " + Name(held) + "\n\n";
+  s += " Possible unsafe locking scenario:\n\n"
+       "       CPU0                    CPU1\n"
+       "       ----                    ----\n"
+       "  lock(" +
+       Name(held) + ");\n                               lock(" + Name(parent) +
+       ");\n                               lock(" + Name(held) + ");\n  lock(" +
+       Name(next) + ");\n\n *** DEADLOCK ***\n\n" + HeldLocks(g, t);
+  return s;
+}
+
+// print_deadlock_bug and print_deadlock_scenario.
+std::string LockdepRecursiveReport(const LockdepGraph& g, const Task* t,
+                                   const char* cls, const std::string& at) {
+  return "============================================\n"
+         "WARNING: possible recursive locking detected\n"
+         "--------------------------------------------\n" +
+         Comm(t) + " is trying to acquire lock:\n" + LockLine(g, cls, at) +
+         "\nbut task is already holding lock:\n" +
+         LockLine(g, cls, HeldAt(t, cls)) +
+         "\nother info that might help us debug this:\n"
+         " Possible unsafe locking scenario:\n\n"
+         "       CPU0\n       ----\n  lock(" +
+         Name(cls) + ");\n  lock(" + Name(cls) +
+         ");\n\n *** DEADLOCK ***\n\n"
+         " May be due to missing lock nesting notation\n\n" +
+         HeldLocks(g, t);
+}
+
 // print_bad_irq_dependency.
-std::string IrqOrderReport(Kernel& k, const Task* t, const std::string& next,
-                           const std::string& next_at,
-                           const LockdepFinding& f) {
+std::string LockdepIrqOrderReport(const LockdepGraph& g, const Task* t,
+                                  const std::string& next,
+                                  const std::string& next_at,
+                                  const LockdepFinding& f) {
   const std::string& prev = f.cycle[0];
   const std::string middle = prev == f.safe ? next : prev;
   return "=====================================================\n"
          "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected\n"
          "-----------------------------------------------------\n" +
-         Comm(t) + " is trying to acquire:\n" + LockLine(k, next, next_at) +
+         Comm(t) + " is trying to acquire:\n" + LockLine(g, next, next_at) +
          "\nand this task is already holding:\n" +
-         LockLine(k, prev, HeldAt(t, prev.c_str())) +
-         "which would create a new lock dependency:\n " + LockName(k, prev) +
-         " -> " + LockName(k, next) +
+         LockLine(g, prev, HeldAt(t, prev.c_str())) +
+         "which would create a new lock dependency:\n " + LockName(g, prev) +
+         " -> " + LockName(g, next) +
          "\n\nbut this new dependency connects a HARDIRQ-irq-safe lock:\n " +
-         LockName(k, f.safe) + "\n\n... which became HARDIRQ-irq-safe at:\n" +
+         LockName(g, f.safe) + "\n\n... which became HARDIRQ-irq-safe at:\n" +
          Indent(f.safe_at) + "\nto a HARDIRQ-irq-unsafe lock:\n " +
-         LockName(k, f.unsafe) +
+         LockName(g, f.unsafe) +
          "\n\n... which became HARDIRQ-irq-unsafe at:\n...\n" +
          Indent(f.unsafe_at) +
          "\nother info that might help us debug this:\n\n" +
-         IrqScenario(f.safe, f.unsafe, middle) + HeldLocks(k, t);
+         IrqScenario(f.safe, f.unsafe, middle) + HeldLocks(g, t);
 }
 
 // print_irq_inversion_bug.
-std::string InversionReport(Kernel& k, const Task* t, const char* cls,
-                            const std::string& at, const LockdepFinding& f) {
+std::string LockdepInversionReport(const LockdepGraph& g, const Task* t,
+                                   const char* cls, const std::string& at,
+                                   const LockdepFinding& f) {
   const std::string other = f.forwards ? f.unsafe : f.safe;
   return "========================================================\n"
          "WARNING: possible irq lock inversion dependency detected\n"
          "--------------------------------------------------------\n" +
-         Comm(t) + " just changed the state of lock:\n" + LockLine(k, cls, at) +
+         Comm(t) + " just changed the state of lock:\n" + LockLine(g, cls, at) +
          (f.forwards ? "but this lock took another, HARDIRQ-unsafe lock in "
                        "the past:\n "
                      : "but this lock was taken by another, HARDIRQ-safe "
                        "lock in the past:\n ") +
-         LockName(k, other) +
+         LockName(g, other) +
          "\n\n\nand interrupts could create inverse lock ordering between "
          "them.\n\n\nother info that might help us debug this:\n" +
          IrqScenario(f.safe, f.unsafe, f.forwards ? f.safe : f.unsafe) +
-         HeldLocks(k, t) + "\n" + Name(f.safe) +
+         HeldLocks(g, t) + "\n" + Name(f.safe) +
          " became HARDIRQ-irq-safe at:\n" + Indent(f.safe_at) + Name(f.unsafe) +
          " became HARDIRQ-irq-unsafe at:\n" + Indent(f.unsafe_at);
 }
 
 // print_usage_bug and print_usage_bug_scenario.
-std::string UsageReport(Kernel& k, const Task* t, const char* cls,
-                        const std::string& at, bool in_irq,
-                        const LockdepFinding& f) {
+std::string LockdepUsageReport(const LockdepGraph& g, const Task* t,
+                               const char* cls, const std::string& at,
+                               bool in_irq, const LockdepFinding& f) {
   const char* prev = f.earlier_in_irq ? "IN-HARDIRQ-W" : "HARDIRQ-ON-W";
   const char* now = in_irq ? "IN-HARDIRQ-W" : "HARDIRQ-ON-W";
   return "================================\n"
@@ -393,96 +382,13 @@ std::string UsageReport(Kernel& k, const Task* t, const char* cls,
          std::string(prev) + "} -> {" + now + "} usage.\n" + Comm(t) +
          (in_irq ? " [HC1[1]:SC0[0]:HE0:SE1] takes:\n"
                  : " [HC0[0]:SC0[0]:HE1:SE1] takes:\n") +
-         LockLine(k, cls, at) + "{" + prev + "} state was registered at:\n" +
+         LockLine(g, cls, at) + "{" + prev + "} state was registered at:\n" +
          Indent(f.earlier_at) +
          "\nother info that might help us debug this:\n"
          " Possible unsafe locking scenario:\n\n"
          "       CPU0\n       ----\n  lock(" +
          Name(cls) + ");\n  <Interrupt>\n    lock(" + Name(cls) +
-         ");\n\n *** DEADLOCK ***\n\n" + HeldLocks(k, t);
-}
-
-}  // namespace
-
-namespace {
-// mark_usage: a lock taken in hardirq context (but by a trylock), or with
-// hardirqs on outside one; with hardirqs off outside one, neither.
-void MarkUsage(Kernel& k, Task* t, const char* cls, const char* fn,
-               bool trylock) {
-  const bool in_irq = t->in_interrupt();
-  if (!in_irq && t->irqs_disabled > 0) return;
-  if (in_irq && trylock) return;
-  const LockdepFinding f =
-      KernelInternal::Lockdep(k).Usage(cls, in_irq, [&k, fn, t] {
-        return WhereWithTrace(k, fn) + "\n(by " + t->Comm() + ")";
-      });
-  if (!f || !KernelInternal::LockdepOn(k)) return;
-  KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run
-  const std::string at = Where(k, fn);
-  if (f.kind == LockdepFinding::kUsage)
-    k.Warn(Check::kLockdepInconsistent, "WARNING: inconsistent lock state",
-           UsageReport(k, t, cls, at, in_irq, f));
-  else
-    k.Warn(Check::kLockdepIrqInversion,
-           "WARNING: possible irq lock inversion dependency detected",
-           InversionReport(k, t, cls, at, f));
-}
-}  // namespace
-
-void lockdep_acquire(const char* cls, const char* fn, bool trylock) {
-  Kernel& k = Kernel::Current();
-  Task* t = k.current_task();
-  if (cls == nullptr || t == nullptr || !k.config().debug) return;
-  // Only the task itself touches its held locks.
-  MarkUsage(k, t, cls, fn, trylock);
-  const std::string at = Where(k, fn);
-  if (!trylock && !t->held_locks.empty()) {  // the first lock orders nothing
-    // check_deadlock: the class is held already, with no nesting
-    // annotation telling the two apart.
-    const bool recursive =
-        std::any_of(t->held_locks.begin(), t->held_locks.end(),
-                    [cls](const char* h) { return h == cls; });
-    if (recursive && KernelInternal::LockdepOn(k)) {
-      KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run
-      k.Warn(Check::kLockdepRecursive,
-             "WARNING: possible recursive locking detected",
-             RecursiveReport(k, t, cls, at));
-    } else if (!recursive) {
-      const LockdepFinding f = KernelInternal::Lockdep(k).Acquire(
-          t->held_locks, cls, [&k, fn] { return WhereWithTrace(k, fn); });
-      if (f && KernelInternal::LockdepOn(k)) {
-        KernelInternal::LockdepOff(k);
-        if (f.kind == LockdepFinding::kCircular)
-          k.Warn(Check::kLockdepCircular,
-                 "WARNING: possible circular locking dependency detected",
-                 CircularReport(k, t, cls, at, f));
-        else
-          k.Warn(Check::kLockdepIrqOrder,
-                 "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected",
-                 IrqOrderReport(k, t, cls, at, f));
-      }
-    }
-  }
-  t->held_locks.push_back(cls);
-  t->held_at.push_back(at);
-}
-
-void lockdep_release(const char* cls) {
-  Kernel& k = Kernel::Current();
-  Task* t = k.current_task();
-  if (cls == nullptr || t == nullptr || !k.config().debug) return;
-  std::vector<const char*>& held = t->held_locks;
-  // The lock was taken as its class or as one of its subclasses.
-  const size_t len = std::strlen(cls);
-  auto it = std::find_if(held.rbegin(), held.rend(), [cls, len](const char* h) {
-    return h == cls ||
-           (std::strncmp(h, cls, len) == 0 && (h[len] == 0 || h[len] == '/'));
-  });
-  if (it == held.rend()) return;
-  const size_t i = static_cast<size_t>(std::next(it).base() - held.begin());
-  held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
-  if (i < t->held_at.size())
-    t->held_at.erase(t->held_at.begin() + static_cast<std::ptrdiff_t>(i));
+         ");\n\n *** DEADLOCK ***\n\n" + HeldLocks(g, t);
 }
 
 }  // namespace squashlab

@@ -37,6 +37,8 @@
 
 namespace squashlab {
 
+struct Task;
+
 // What a class's locks are: lockdep prints the wait type with the name
 // (LD_WAIT_SLEEP for a mutex, LD_WAIT_CONFIG for spinlock_t and
 // local_lock_t).
@@ -122,17 +124,32 @@ class LockdepGraph {
   std::map<std::string, ClassUsage> usage_;  // by class
 };
 
-// The current task takes a lock of class `cls` (interned; nullptr: a lock
-// never initialised, not tracked), at the code under test's call site, as
-// __lock_acquire: the class's hardirq usage is marked (mark_usage: in
-// hardirq context, or with hardirqs on outside one; a class used both ways
-// is "inconsistent lock state" at the second usage, whether or not the
-// interrupt ever arrives while the lock is held); then a blocking
-// acquisition is checked against the task's held locks (Task::held_locks,
-// the kernel's current->held_locks) before it may block; a trylock only
-// joins the held set.
-void lockdep_acquire(const char* cls, const char* fn, bool trylock);
-void lockdep_release(const char* cls);
+// The reports, as kernel/locking/lockdep.c prints them, of a finding at
+// task `t`'s acquisition of `cls`/`next` at `at` (where the code under test
+// took it); the class names and usages come from `g`, the task's held
+// locks from Task::held_locks and held_at. The kernel API layer's lock
+// hooks (model/kernel/lock_hooks.h) decide when to print one.
+// print_circular_bug: a kCircular finding.
+std::string LockdepCircularReport(const LockdepGraph& g, const Task* t,
+                                  const std::string& next,
+                                  const std::string& at,
+                                  const LockdepFinding& f);
+// print_deadlock_bug: `cls` taken again while held.
+std::string LockdepRecursiveReport(const LockdepGraph& g, const Task* t,
+                                   const char* cls, const std::string& at);
+// print_bad_irq_dependency: a kIrqOrder finding.
+std::string LockdepIrqOrderReport(const LockdepGraph& g, const Task* t,
+                                  const std::string& next,
+                                  const std::string& at,
+                                  const LockdepFinding& f);
+// print_irq_inversion_bug: a kInversion finding of `cls`'s new usage.
+std::string LockdepInversionReport(const LockdepGraph& g, const Task* t,
+                                   const char* cls, const std::string& at,
+                                   const LockdepFinding& f);
+// print_usage_bug: a kUsage finding of `cls` taken `in_irq` (or not).
+std::string LockdepUsageReport(const LockdepGraph& g, const Task* t,
+                               const char* cls, const std::string& at,
+                               bool in_irq, const LockdepFinding& f);
 
 }  // namespace squashlab
 

@@ -6,9 +6,9 @@
 #include <atomic>
 #include <cstring>
 
-#include "model/kernel/checkers/kcsan.h"
 #include "model/kernel/checkers/lockdep.h"
 #include "model/kernel/kernel.h"
+#include "model/kernel/lock_hooks.h"
 #include "model/kernel/mutex.h"
 #include "model/kernel/preempt.h"
 #include "model/kernel/slab.h"
