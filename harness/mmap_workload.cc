@@ -20,8 +20,8 @@ namespace squashlab {
 namespace {
 
 // The pages of a file of `size` bytes a mapping reader loads, in order.
-std::vector<uint64_t> PagesToLoad(MmapOrder order, uint64_t size,
-                                  uint64_t span, int count, uint64_t seed) {
+std::vector<uint64_t> PagesToLoad(MmapOrder order, uint64_t size, uint64_t span,
+                                  int count, uint64_t seed) {
   const uint64_t pages = (size + PAGE_SIZE - 1) / PAGE_SIZE;
   std::vector<uint64_t> out;
   if (pages == 0) return out;
@@ -60,8 +60,8 @@ bool CheckedLoad(vm_area_struct* vma, const FileModel* oracle, uint64_t index,
               (ret & VM_FAULT_OOM ? "VM_FAULT_OOM" : "VM_FAULT_SIGBUS"));
     return false;
   }
-  const size_t in_file = static_cast<size_t>(std::min<uint64_t>(
-      PAGE_SIZE, size - pos));
+  const size_t in_file =
+      static_cast<size_t>(std::min<uint64_t>(PAGE_SIZE, size - pos));
   if (std::memcmp(buf.data(), oracle->content.data() + pos, in_file) != 0) {
     for (size_t i = 0; i < in_file; i++) {
       if (buf[i] == oracle->content[pos + i]) continue;
@@ -109,8 +109,7 @@ void spawn_mmap_reader(Kernel& k, inode* ino, const FileModel* oracle,
     const uint64_t size = oracle->content.size();
     if (size == 0) return;
     file* f = open_file(ino, opt.ra_pages);
-    vm_area_struct* vma =
-        mmap_file(f, 0, size, madv_random ? VM_RAND_READ : 0);
+    vm_area_struct* vma = mmap_file(f, 0, size, madv_random ? VM_RAND_READ : 0);
     std::vector<char> buf;
     for (uint64_t index : PagesToLoad(order, size, span, count, seed))
       if (!CheckedLoad(vma, oracle, index, opt.eio_allowed, buf)) break;

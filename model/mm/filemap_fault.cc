@@ -86,8 +86,7 @@ bool do_async_mmap_readahead(const vm_fault& vmf, page* pg) {
   if (mmap_miss) ra->mmap_miss = --mmap_miss;
   if (PageReadahead(pg)) {
     fpin = maybe_unlock_mmap_for_io(vmf, fpin);
-    page_cache_async_ra(filp->f_mapping, ra, filp, pg, vmf.pgoff,
-                        ra->ra_pages);
+    page_cache_async_ra(filp->f_mapping, ra, filp, pg, vmf.pgoff, ra->ra_pages);
   }
   return fpin;
 }
@@ -205,10 +204,9 @@ vm_fault_t do_fault_around(const vm_fault& vmf) {
       ((vma->vm_start >> PAGE_SHIFT) + vma_off) & (PTRS_PER_PTE - 1);
   const unsigned long from_pte =
       std::max(pte_off & ~(nr - 1), pte_off - std::min(pte_off, vma_off));
-  const unsigned long to_pte =
-      std::min({from_pte + nr, PTRS_PER_PTE,
-                pte_off + vma->nr_pages - vma_off}) -
-      1;
+  const unsigned long to_pte = std::min({from_pte + nr, PTRS_PER_PTE,
+                                         pte_off + vma->nr_pages - vma_off}) -
+                               1;
   return filemap_map_pages(vmf.vma, vmf.pgoff, vmf.pgoff + from_pte - pte_off,
                            vmf.pgoff + to_pte - pte_off);
 }
@@ -323,7 +321,8 @@ vm_fault_t mmap_load(vm_area_struct* vma, uint64_t offset, char* buf,
   if (done != nullptr) *done = 0;
   while (copied < len) {
     const uint64_t at = offset + copied;
-    const pgoff_t pgoff = vma->vm_pgoff + static_cast<pgoff_t>(at >> PAGE_SHIFT);
+    const pgoff_t pgoff =
+        vma->vm_pgoff + static_cast<pgoff_t>(at >> PAGE_SHIFT);
     unsigned flags =
         FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_KILLABLE | FAULT_FLAG_USER;
     // A load from a page with no entry faults, and is tried again after
@@ -342,8 +341,7 @@ vm_fault_t mmap_load(vm_area_struct* vma, uint64_t offset, char* buf,
     page* p = vma->pte.at(pgoff);
     const size_t in_page = static_cast<size_t>(at & (PAGE_SIZE - 1));
     const size_t n = std::min(len - copied, PAGE_SIZE - in_page);
-    std::memcpy(buf + copied, static_cast<char*>(page_address(p)) + in_page,
-                n);
+    std::memcpy(buf + copied, static_cast<char*>(page_address(p)) + in_page, n);
     model_charge(CostKind::kMemcpyByte, n);
     copied += n;
     if (done != nullptr) *done = copied;

@@ -60,10 +60,10 @@ inline constexpr unsigned long kFaultAroundPages = 65536 / 4096;
 // A read-only shared mapping of a file (MAP_SHARED, PROT_READ).
 struct vm_area_struct {
   file* vm_file = nullptr;
-  unsigned long vm_start = 0;  // user address, 2 MiB aligned
-  unsigned long vm_pgoff = 0;  // the file page mapped at vm_start
-  unsigned long nr_pages = 0;  // vma_pages()
-  unsigned long vm_flags = 0;  // VM_SEQ_READ / VM_RAND_READ (madvise)
+  unsigned long vm_start = 0;    // user address, 2 MiB aligned
+  unsigned long vm_pgoff = 0;    // the file page mapped at vm_start
+  unsigned long nr_pages = 0;    // vma_pages()
+  unsigned long vm_flags = 0;    // VM_SEQ_READ / VM_RAND_READ (madvise)
   std::map<pgoff_t, page*> pte;  // present entries, by file page
 };
 

@@ -33,8 +33,7 @@ void page_cache_async_ra(address_space* mapping, file_ra_state* ra, file* filp,
 // as the mmap read-around submits the window it has set (mm/filemap.c
 // do_sync_mmap_readahead): a mapping without large folios takes its
 // fallback, do_page_cache_ra(ra->size, ra->async_size).
-void page_cache_ra_order(address_space* mapping, file_ra_state* ra,
-                         file* filp);
+void page_cache_ra_order(address_space* mapping, file_ra_state* ra, file* filp);
 
 // The window arithmetic of 6.x, exposed for tests (get_init_ra_size is
 // 3.13's, readahead.h).

@@ -64,7 +64,8 @@ constexpr unsigned kFmodeRandom = 0x1000u;
   ::file* c = Run().CFile(f, cm);
   if (c != nullptr) {
     RaToC(f->f_ra, &c->f_ra);
-    c->f_mode = f->random ? c->f_mode | kFmodeRandom : c->f_mode & ~kFmodeRandom;
+    c->f_mode =
+        f->random ? c->f_mode | kFmodeRandom : c->f_mode & ~kFmodeRandom;
   }
   return c;
 }
