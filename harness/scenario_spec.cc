@@ -180,6 +180,25 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_dd(k, ia, a, o);
     o.comm = "fadvise";
     spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
+  } else if (w == "mmap") {
+    // The largest file mapped and loaded page by page through the fault
+    // path: forwards and backwards over its first and last two blocks, and
+    // a few random pages under MADV_RANDOM (each read by ->read_folio);
+    // the last page of a file with a fragment tail through its own mapping
+    // (zeros past EOF); beside them a read()er of the same file and reclaim.
+    const uint64_t span = 2 * uint64_t{img.block_size};
+    o.comm = "mmap-seq";
+    spawn_mmap_reader(k, ia, a, MmapOrder::kSequential, false, span, o, 0, 0);
+    o.comm = "mmap-back";
+    spawn_mmap_reader(k, ia, a, MmapOrder::kBackward, false, span, o, 0, 0);
+    o.comm = "mmap-rand";
+    spawn_mmap_reader(k, ia, a, MmapOrder::kRandom, true, span, o, 4, 5);
+    o.comm = "mmap-tail";
+    spawn_mmap_reader(k, ib, b, MmapOrder::kLastPage, false, span, o, 0, 0);
+    o.comm = "dd";
+    o.bs = 16384;
+    spawn_dd(k, ia, a, o);
+    spawn_reclaim(k, ia, 2);
   } else if (w == "straddle") {
     // Block 2's last page and block 3's first in one read, while another
     // reader takes block 1's last page: its window grows over block 2.
@@ -289,6 +308,10 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"straddle",
        "one read across a block boundary, another of the page before the "
        "first block (readahead windows that meet mid-block)"},
+      {"mmap",
+       "page faults on a read-only mapping of the largest file (forwards, "
+       "backwards, random pages under MADV_RANDOM) and of a fragment tail's "
+       "last page, beside a read()er and reclaim (6.x MM only)"},
       {"jbd2",
        "the two random readers, and a journal thread on each CPU looking up "
        "buffers of its own device (the bh LRU's evictions)"},
@@ -410,6 +433,12 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   sc.config.kcsan = kflags.kcsan;
   sc.config.kcsan_watch = kflags.watch;
   sc.config.mm_era = real ? LinuxMmEra(spec.variant) : rp->mm;
+  if (spec.workload == "mmap" && sc.config.mm_era == MmEra::k3_13)
+    return Status::InvalidArgument(
+        "the mmap workload faults through 6.1's and 6.12's fault path: "
+        "not under 3.13's MM (" +
+        spec.variant +
+        "); run it on linux-6.1, linux-6.12, readahead-mainline or --source");
   sc.config.fault_inject = alloc_faults;
   // The RAM disk's completion copies the medium into the bio's pages and
   // nothing else (a fault plan decides each bio by its id alone).

@@ -80,6 +80,20 @@ void spawn_reclaim(Kernel& k, inode* ino, int rounds);
 void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
                            uint64_t block_size, const ReaderOptions& opt,
                            uint64_t salt);
+// How a mapping task walks the pages of its file (mmap_workload.cc).
+enum class MmapOrder { kSequential, kBackward, kRandom, kLastPage };
+// A task that maps the file read-only (MAP_SHARED; madvise(MADV_RANDOM)
+// when `madv_random`: no read-around) and loads whole pages through the
+// mapping in `order`: sequential or backward over the file's first and last
+// `span` bytes (the whole file when it is at most 2 x span), `count` pages
+// drawn from the run's seed, or the page holding the last byte. Each load
+// faults through the MM's fault path (model/mm/filemap_fault.h) and is
+// checked against the oracle, the bytes past EOF of the last page against
+// zero; a SIGBUS on a page of the file is a report unless a fault plan may
+// cause it (then the task stops). munmap at the end.
+void spawn_mmap_reader(Kernel& k, inode* ino, const FileModel* oracle,
+                       MmapOrder order, bool madv_random, uint64_t span,
+                       const ReaderOptions& opt, int count, uint64_t salt);
 // A journal thread of another file system on `cpu` (jbd2 committing on
 // the ext4 root of the 2013 thread's machines): `rounds` commits, each
 // looking up and releasing `per_round` new buffers of its own device, then

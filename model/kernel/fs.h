@@ -28,6 +28,9 @@ struct file_ra_state {
   unsigned int async_size = 0;
   unsigned int ra_pages = 32;  // 128K: VM_MAX_READAHEAD / PAGE_SIZE
   long long prev_pos = -1;
+  // Page faults that found no page (mm/filemap.c do_sync_mmap_readahead,
+  // filemap_map_pages): past MMAP_LOTSAMISS a mapping stops reading around.
+  unsigned int mmap_miss = 0;
   // Not the kernel's field but its backing device's bdi->io_pages (the
   // queue's max_sectors in pages), which 6.x lets an oversized read's window
   // grow to. A RAM disk (brd) keeps the block layer's safe default of 255

@@ -35,17 +35,6 @@ void filemap_get_read_batch(address_space* mapping, pgoff_t index, pgoff_t max,
   }
 }
 
-// filemap_read_folio: ->read_folio unlocks the page when its read ends.
-int filemap_read_folio(file* filp, page* p) {
-  if (Is6_1()) ClearPageError(p);  // 6.12 has no PG_error
-  int error = filp->f_mapping->a_ops->readpage(filp, p);
-  if (error) return error;
-  wait_on_page_locked(p);
-  if (PageUptodate(p)) return 0;
-  filp->f_ra.ra_pages /= 4;  // shrink_readahead_size_eio
-  return -EIO;
-}
-
 // filemap_update_page: returns 0 (p uptodate, still referenced),
 // AOP_TRUNCATED_PAGE (p released: look up again) or an error (p still
 // referenced).
@@ -120,6 +109,16 @@ int filemap_get_pages(file* filp, int64_t pos, size_t count,
 }
 
 }  // namespace
+
+int filemap_read_folio(file* filp, page* p) {
+  if (Is6_1()) ClearPageError(p);  // 6.12 has no PG_error
+  int error = filp->f_mapping->a_ops->readpage(filp, p);
+  if (error) return error;
+  wait_on_page_locked(p);
+  if (PageUptodate(p)) return 0;
+  filp->f_ra.ra_pages /= 4;  // shrink_readahead_size_eio
+  return -EIO;
+}
 
 long filemap_read(file* filp, char* buf, size_t count, int64_t* ppos) {
   file_ra_state* ra = &filp->f_ra;

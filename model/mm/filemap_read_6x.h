@@ -27,6 +27,12 @@ namespace squashlab {
 // advances *ppos.
 long filemap_read(file* filp, char* buf, size_t count, int64_t* ppos);
 
+// mm/filemap.c filemap_read_folio: p locked and !uptodate; ->read_folio
+// unlocks it when its read ends, this waits for that. 0 when p came out
+// uptodate, else -EIO with the window shrunk to a quarter
+// (shrink_readahead_size_eio) or ->read_folio's own error.
+int filemap_read_folio(file* filp, page* p);
+
 }  // namespace squashlab
 
 #endif  // SQUASHLAB_MODEL_MM_FILEMAP_READ_6X_H_

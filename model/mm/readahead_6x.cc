@@ -294,6 +294,12 @@ void page_cache_sync_ra(address_space* mapping, file_ra_state* ra, file* filp,
   sync_ra_6_12(r, index, req_count);
 }
 
+void page_cache_ra_order(address_space* mapping, file_ra_state* ra,
+                         file* filp) {
+  readahead_control r{filp, mapping, {}, ra};  // DEFINE_READAHEAD
+  submit_window(r);
+}
+
 void page_cache_async_ra(address_space* mapping, file_ra_state* ra, file* filp,
                          page* pg, pgoff_t index, unsigned long req_count) {
   if (!ra->ra_pages) return;

@@ -29,6 +29,12 @@ void page_cache_sync_ra(address_space* mapping, file_ra_state* ra, file* filp,
 void page_cache_async_ra(address_space* mapping, file_ra_state* ra, file* filp,
                          page* pg, pgoff_t index, unsigned long req_count);
 
+// page_cache_ra_order(ractl, ra, 0) with the control's index at ra->start,
+// as the mmap read-around submits the window it has set (mm/filemap.c
+// do_sync_mmap_readahead): a mapping without large folios takes its
+// fallback, do_page_cache_ra(ra->size, ra->async_size).
+void page_cache_ra_order(address_space* mapping, file_ra_state* ra, file* filp);
+
 // The window arithmetic of 6.x, exposed for tests (get_init_ra_size is
 // 3.13's, readahead.h).
 unsigned long get_next_ra_size_6x(unsigned long cur, unsigned long max);

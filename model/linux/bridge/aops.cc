@@ -43,6 +43,7 @@ void RaToC(const squashlab::file_ra_state& m, ::file_ra_state* c) {
   c->size = m.size;
   c->async_size = m.async_size;
   c->ra_pages = m.ra_pages;
+  c->mmap_miss = m.mmap_miss;
   c->prev_pos = m.prev_pos;
 }
 
@@ -51,12 +52,21 @@ void RaFromC(const ::file_ra_state& c, squashlab::file_ra_state* m) {
   m->size = c.size;
   m->async_size = c.async_size;
   m->ra_pages = c.ra_pages;
+  m->mmap_miss = c.mmap_miss;
   m->prev_pos = c.prev_pos;
 }
 
+// include/linux/fs.h: FMODE_RANDOM, which posix_fadvise(POSIX_FADV_RANDOM)
+// sets on the file (mm/fadvise.c generic_fadvise).
+constexpr unsigned kFmodeRandom = 0x1000u;
+
 ::file* CFileSynced(squashlab::file* f, ::address_space* cm) {
   ::file* c = Run().CFile(f, cm);
-  if (c != nullptr) RaToC(f->f_ra, &c->f_ra);
+  if (c != nullptr) {
+    RaToC(f->f_ra, &c->f_ra);
+    c->f_mode =
+        f->random ? c->f_mode | kFmodeRandom : c->f_mode & ~kFmodeRandom;
+  }
   return c;
 }
 
