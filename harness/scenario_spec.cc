@@ -180,6 +180,16 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_dd(k, ia, a, o);
     o.comm = "fadvise";
     spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
+  } else if (w == "migrate") {
+    // Two readers of consecutive blocks (a block's compressed bytes share
+    // a device block with the next one's) while compaction migrates the
+    // folios of every page cache: the files' and any private one.
+    o.comm = "dd";
+    spawn_dd(k, ia, a, o);
+    o.comm = "dd-b";
+    o.bs = 8192;
+    spawn_dd(k, ib, b, o);
+    spawn_kcompactd(k, 24, 4);
   } else if (w == "straddle") {
     // Block 2's last page and block 3's first in one read, while another
     // reader takes block 1's last page: its window grows over block 2.
@@ -286,6 +296,10 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
        "a dd, and a reader that drops pages it read with "
        "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
        "pages, the whole file, each read again"},
+      {"migrate",
+       "dds over two files while compaction migrates page cache folios "
+       "(the files' and a file system's private cache), in either of "
+       "mainline's two orders"},
       {"straddle",
        "one read across a block boundary, another of the page before the "
        "first block (readahead windows that meet mid-block)"},

@@ -23,6 +23,7 @@
 #include "model/mm/fadvise.h"
 #include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
+#include "model/mm/migrate.h"
 #include "model/variants/squashfs.h"
 
 namespace squashlab {
@@ -302,6 +303,33 @@ void spawn_reclaim(Kernel& k, inode* ino, int rounds) {
   s.body = [ino, rounds] {
     for (int r = 0; r < rounds; r++)
       invalidate_mapping_pages(ino->i_mapping, 0, ~0UL);
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_kcompactd(Kernel& k, int picks, uint64_t salt) {
+  const uint64_t seed = Rng::Mix(k.config().seed, salt);
+  TaskSpec s = Spec("kcompactd0", -1);
+  s.body = [picks, seed] {
+    Rng rng(seed);
+    for (int pick = 0, idle = 0; pick < picks && idle < picks;) {
+      std::vector<address_space*> cached;
+      for (address_space* m : page_cache_mappings())
+        if (!page_cache_indexes(m).empty()) cached.push_back(m);
+      if (cached.empty()) {
+        idle++;
+        msleep(1);  // nothing to compact yet
+        continue;
+      }
+      address_space* m = cached[rng.Below(cached.size())];
+      const std::vector<pgoff_t> indexes = page_cache_indexes(m);
+      if (indexes.empty()) continue;
+      const pgoff_t index = indexes[rng.Below(indexes.size())];
+      migrate_cached_folio(m, index,
+                           rng.Below(2) ? MigrateOrder::kMappingFirst
+                                        : MigrateOrder::kCopyFirst);
+      pick++;
+    }
   };
   k.Spawn(std::move(s));
 }

@@ -80,6 +80,12 @@ void spawn_reclaim(Kernel& k, inode* ino, int rounds);
 void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
                            uint64_t block_size, const ReaderOptions& opt,
                            uint64_t salt);
+// Compaction's migration of page cache folios (model/mm/migrate.h): `picks`
+// times a folio of the page caches (a mapping with pages, then one of its
+// folios, each drawn from the run's seed: files' mappings and any other,
+// such as a file system's private cache inode) migrated in one of
+// mainline's two orders, also drawn; a locked or referenced folio is left.
+void spawn_kcompactd(Kernel& k, int picks, uint64_t salt);
 // A journal thread of another file system on `cpu` (jbd2 committing on
 // the ext4 root of the 2013 thread's machines): `rounds` commits, each
 // looking up and releasing `per_round` new buffers of its own device, then

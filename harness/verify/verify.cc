@@ -333,6 +333,12 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
                           img);
           if (!st.ok()) return st;
         }
+        for (const auto& w : opt.second_device_workloads) {
+          Status st = add({v, d, w, opt.faults, opt.second_device,
+                           KernelFlavour(opt, false), img.label},
+                          img);
+          if (!st.ok()) return st;
+        }
       }
       cells.push_back(std::move(cell));
     }

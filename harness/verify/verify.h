@@ -43,6 +43,12 @@ struct VerifyOptions {
   // (verify --source sets it when no --faults or --device is given).
   std::vector<std::string> eio_workloads;
   std::string device;  // "": RAM disk; else an hw_emul profile[,bs=N]
+  // And a second device: each cell also explores these workloads on
+  // `second_device` on the debug kernel (verify --source sets a device of
+  // 4096-byte logical blocks, where 6.x's sb_min_blocksize makes the
+  // device block a page, when no --faults or --device is given).
+  std::string second_device;
+  std::vector<std::string> second_device_workloads;
   // "debug" (KASAN, poisoning, DEBUG_VM) and/or "prod" (a production slab:
   // freed objects reused, the consequences play out). Empty: debug, or
   // both with all_classes.
