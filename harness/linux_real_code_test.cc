@@ -6,8 +6,11 @@
 // an hw_emul device; the oracle sees a wrong byte of theirs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/test_scenarios.h"
 #include "harness/verify/verify.h"
+#include "model/linux/vfs_walk.h"
 
 namespace squashlab {
 namespace {
@@ -38,6 +41,33 @@ TEST(LinuxRealCode, RunsOnAnEmulatedDevice) {
       opt, 0);
   EXPECT_FALSE(c.found) << c.minimised.report.ToString();
   EXPECT_EQ(c.runs, 20);
+}
+
+// 6.12's fill_super makes its cache of partly read compressed blocks only
+// when the device block (sb_min_blocksize: at least the device's logical
+// block) is a page: the cached bio path is never taken on the RAM disk's
+// 512-byte sectors, and is on a device of 4096-byte logical blocks.
+TEST(LinuxRealCode, TakesTheCachedBioPathOnADeviceOfPageSizedBlocks) {
+  auto reached = [] {
+    auto f = LinuxFunctionsReached();
+    return std::find(f.begin(), f.end(),
+                     "block.c squashfs_bio_read_cached") != f.end();
+  };
+  VerifyOptions opt;
+  opt.budget = 3;
+  LinuxCoverageEnable(true);
+  CellResult ram = ExploreScenarios(
+      Scenarios("linux-6.12", "single", {"dd2", "every"}), opt, 0);
+  EXPECT_FALSE(ram.found) << ram.minimised.report.ToString();
+  EXPECT_FALSE(reached());
+  opt.device = "nvme,bs=4096";
+  CellResult nvme = ExploreScenarios(
+      Scenarios("linux-6.12", "single", {"dd2", "every"}, "", nullptr,
+                "nvme,bs=4096"),
+      opt, 0);
+  LinuxCoverageEnable(false);
+  EXPECT_FALSE(nvme.found) << nvme.minimised.report.ToString();
+  EXPECT_TRUE(reached());
 }
 
 TEST(LinuxRealCode, OracleCatchesAWrongByteOfTheRealCode) {
