@@ -3,6 +3,7 @@
 #include "harness/scenario_spec.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <span>
 
@@ -182,14 +183,18 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
   } else if (w == "migrate") {
     // Two readers of consecutive blocks (a block's compressed bytes share
-    // a device block with the next one's) while compaction migrates the
-    // folios of every page cache: the files' and any private one.
+    // a device block with the next one's), each reading its first eight
+    // blocks twice, its page cache dropped in between (the second pass
+    // reads every block from the device again), while compaction migrates
+    // the folios of every page cache: the files' and any private one.
+    auto* running = k.New<std::atomic<int>>(0);
+    o.end = 8 * uint64_t{img.block_size};
     o.comm = "dd";
-    spawn_dd(k, ia, a, o);
+    spawn_reread(k, ia, a, o, 2, running);
     o.comm = "dd-b";
     o.bs = 8192;
-    spawn_dd(k, ib, b, o);
-    spawn_kcompactd(k, 24, 4);
+    spawn_reread(k, ib, b, o, 2, running);
+    spawn_kcompactd(k, running, 32, 4);
   } else if (w == "straddle") {
     // Block 2's last page and block 3's first in one read, while another
     // reader takes block 1's last page: its window grows over block 2.
@@ -297,9 +302,10 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
        "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
        "pages, the whole file, each read again"},
       {"migrate",
-       "dds over two files while compaction migrates page cache folios "
-       "(the files' and a file system's private cache), in either of "
-       "mainline's two orders"},
+       "dds over two files, each read twice (dropped with "
+       "fadvise(DONTNEED) between), while compaction migrates page cache "
+       "folios (the files' and a file system's private cache), in either "
+       "of mainline's two orders"},
       {"straddle",
        "one read across a block boundary, another of the page before the "
        "first block (readahead windows that meet mid-block)"},

@@ -8,6 +8,7 @@
 #ifndef SQUASHLAB_HARNESS_WORKLOADS_H_
 #define SQUASHLAB_HARNESS_WORKLOADS_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -80,12 +81,21 @@ void spawn_reclaim(Kernel& k, inode* ino, int rounds);
 void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
                            uint64_t block_size, const ReaderOptions& opt,
                            uint64_t salt);
-// Compaction's migration of page cache folios (model/mm/migrate.h): `picks`
-// times a folio of the page caches (a mapping with pages, then one of its
-// folios, each drawn from the run's seed: files' mappings and any other,
-// such as a file system's private cache inode) migrated in one of
-// mainline's two orders, also drawn; a locked or referenced folio is left.
-void spawn_kcompactd(Kernel& k, int picks, uint64_t salt);
+// A dd from opt.start to opt.end `passes` times, the file's page cache
+// dropped (fadvise(POSIX_FADV_DONTNEED)) before each pass after the first:
+// each pass reads the blocks from the device again. `running`, when given,
+// counts the task while it runs.
+void spawn_reread(Kernel& k, inode* ino, const FileModel* oracle,
+                  const ReaderOptions& opt, int passes,
+                  std::atomic<int>* running = nullptr);
+// Compaction's migration of page cache folios (model/mm/migrate.h) while
+// `*running` is positive, `max_batches` batches at most: each batch up to
+// 8 cached folios of one mapping (drawn from those with pages: files'
+// mappings and any other, such as a file system's private cache inode),
+// in index order from one drawn, each migrated in one of mainline's two
+// orders, also drawn; a locked or referenced folio is left.
+void spawn_kcompactd(Kernel& k, const std::atomic<int>* running,
+                     int max_batches, uint64_t salt);
 // A journal thread of another file system on `cpu` (jbd2 committing on
 // the ext4 root of the 2013 thread's machines): `rounds` commits, each
 // looking up and releasing `per_round` new buffers of its own device, then
