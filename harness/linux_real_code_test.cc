@@ -46,27 +46,34 @@ TEST(LinuxRealCode, RunsOnAnEmulatedDevice) {
 // 6.12's fill_super makes its cache of partly read compressed blocks only
 // when the device block (sb_min_blocksize: at least the device's logical
 // block) is a page: the cached bio path is never taken on the RAM disk's
-// 512-byte sectors, and is on a device of 4096-byte logical blocks.
-TEST(LinuxRealCode, TakesTheCachedBioPathOnADeviceOfPageSizedBlocks) {
+// 512-byte sectors, and is on the device `verify --source` adds to its
+// default job (AddPageSizedBlockDevice).
+TEST(LinuxRealCode, TakesTheCachedBioPathOnTheSourceJobsSecondDevice) {
   auto reached = [] {
     auto f = LinuxFunctionsReached();
     return std::find(f.begin(), f.end(),
                      "block.c squashfs_bio_read_cached") != f.end();
   };
   VerifyOptions opt;
+  opt.variants = {"linux-6.12"};
+  opt.decomps = {"single"};
+  opt.workloads = {"dd2", "every"};
+  opt.kernels = {"debug"};
   opt.budget = 3;
-  LinuxCoverageEnable(true);
-  CellResult ram = ExploreScenarios(
-      Scenarios("linux-6.12", "single", {"dd2", "every"}), opt, 0);
-  EXPECT_FALSE(ram.found) << ram.minimised.report.ToString();
-  EXPECT_FALSE(reached());
-  opt.device = "nvme,bs=4096";
-  CellResult nvme = ExploreScenarios(
-      Scenarios("linux-6.12", "single", {"dd2", "every"}, "", nullptr,
-                "nvme,bs=4096"),
-      opt, 0);
-  LinuxCoverageEnable(false);
-  EXPECT_FALSE(nvme.found) << nvme.minimised.report.ToString();
+  auto explore = [&opt] {
+    auto cells = MakeCells(opt);
+    EXPECT_TRUE(cells.ok()) << cells.status().ToString();
+    EXPECT_EQ(cells->size(), 1u);
+    LinuxCoverageEnable(true);
+    CellResult r = ExploreScenarios(cells->front().scenarios, opt, 0);
+    LinuxCoverageEnable(false);
+    EXPECT_FALSE(r.found) << r.minimised.report.ToString();
+  };
+  explore();
+  EXPECT_FALSE(reached()) << "the RAM disk took the cached bio path";
+  AddPageSizedBlockDevice(opt, /*named_workloads=*/false);
+  EXPECT_EQ(opt.second_device, "nvme,bs=4096");
+  explore();
   EXPECT_TRUE(reached());
 }
 

@@ -181,6 +181,17 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_dd(k, ia, a, o);
     o.comm = "fadvise";
     spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
+  } else if (w == "readlink") {
+    // readlink(2) of the image's symlinks (page_get_link: the symlink's
+    // page through ->read_folio), by two readers in opposite orders.
+    std::vector<std::pair<inode*, const FileModel*>> all;
+    for (const FileModel* l : files.symlinks)
+      if (inode* i = m->Find(l->name)) all.push_back({i, l});
+    o.comm = "readlink1";
+    spawn_cat(k, all, 4096, o);  // a symlink is one page at most
+    std::reverse(all.begin(), all.end());
+    o.comm = "readlink2";
+    spawn_cat(k, all, 4096, o);  // a symlink is one page at most
   } else if (w == "migrate") {
     // Two readers of consecutive blocks (a block's compressed bytes share
     // a device block with the next one's), each reading its first eight
@@ -301,6 +312,9 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
        "a dd, and a reader that drops pages it read with "
        "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
        "pages, the whole file, each read again"},
+      {"readlink",
+       "two readers of the image's symlinks (readlink: each one's page "
+       "through ->read_folio), in opposite orders"},
       {"migrate",
        "dds over two files, each read twice (dropped with "
        "fadvise(DONTNEED) between), while compaction migrates page cache "

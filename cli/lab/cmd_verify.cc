@@ -121,19 +121,10 @@ int BuildSource(VerifyArgs& args) {
   if (args.opt.faults.empty() && args.opt.device.empty() &&
       args.opt.strategy != "exhaustive")
     args.opt.eio_workloads = {"dd2", "every"};
-  // And a device of 4096-byte logical blocks (a 4Kn NVMe drive; a loop
-  // device with --sector-size 4096): there the tree's sb_min_blocksize
-  // gives a page-sized device block, and 6.12's fill_super gives the
-  // mount its cache of partly read compressed blocks (cache_mapping), a
-  // read path the RAM disk's 512-byte sectors never take. The workloads
-  // named, else two that read consecutive blocks.
+  // And a device of 4096-byte logical blocks (harness/verify/verify.h).
   if (args.opt.faults.empty() && args.opt.device.empty() &&
-      args.opt.strategy != "exhaustive") {
-    args.opt.second_device = "nvme,bs=4096";
-    args.opt.second_device_workloads =
-        named_workloads ? args.opt.workloads
-                        : std::vector<std::string>{"dd2", "every"};
-  }
+      args.opt.strategy != "exhaustive")
+    AddPageSizedBlockDevice(args.opt, named_workloads);
   return -1;
 }
 

@@ -346,6 +346,13 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
   return cells;
 }
 
+void AddPageSizedBlockDevice(VerifyOptions& opt, bool named_workloads) {
+  opt.second_device = "nvme,bs=4096";
+  opt.second_device_workloads =
+      named_workloads ? opt.workloads
+                      : std::vector<std::string>{"dd2", "every"};
+}
+
 StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {
   auto cells = MakeCells(opt);
   if (!cells.ok()) return cells.status();
