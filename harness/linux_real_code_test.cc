@@ -51,8 +51,8 @@ TEST(LinuxRealCode, RunsOnAnEmulatedDevice) {
 TEST(LinuxRealCode, TakesTheCachedBioPathOnTheSourceJobsSecondDevice) {
   auto reached = [] {
     auto f = LinuxFunctionsReached();
-    return std::find(f.begin(), f.end(),
-                     "block.c squashfs_bio_read_cached") != f.end();
+    return std::find(f.begin(), f.end(), "block.c squashfs_bio_read_cached") !=
+           f.end();
   };
   VerifyOptions opt;
   opt.variants = {"linux-6.12"};

@@ -342,8 +342,7 @@ void spawn_kcompactd(Kernel& k, const std::atomic<int>* running,
     // drawn), migrate_pages on it, then the next batch.
     constexpr size_t kBatch = 8;
     Rng rng(seed);
-    for (int batch = 0; batch < max_batches && running->load() > 0;
-         batch++) {
+    for (int batch = 0; batch < max_batches && running->load() > 0; batch++) {
       std::vector<address_space*> cached;
       for (address_space* m : page_cache_mappings())
         if (!page_cache_indexes(m).empty()) cached.push_back(m);

@@ -348,9 +348,9 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
 
 void AddPageSizedBlockDevice(VerifyOptions& opt, bool named_workloads) {
   opt.second_device = "nvme,bs=4096";
-  opt.second_device_workloads =
-      named_workloads ? opt.workloads
-                      : std::vector<std::string>{"dd2", "every"};
+  opt.second_device_workloads = named_workloads
+                                    ? opt.workloads
+                                    : std::vector<std::string>{"dd2", "every"};
 }
 
 StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {

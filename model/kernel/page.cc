@@ -220,8 +220,8 @@ void folio_end_read(page* p, bool success) {
     const std::string at =
         "kernel BUG at mm/filemap.c:" + std::to_string(line) + "!";
     k.DebugBug(check, at,
-               dump_page(p) + "\npage dumped because: VM_BUG_ON_FOLIO(" +
-                   cond + ")\n" + at +
+               dump_page(p) + "\npage dumped because: VM_BUG_ON_FOLIO(" + cond +
+                   ")\n" + at +
                    "\ninvalid opcode: 0000 [#1] SMP KASAN\nRIP: "
                    "0010:folio_end_read");
   };

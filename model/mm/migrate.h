@@ -25,7 +25,7 @@ enum class MigrateOrder {
   // then folio_migrate_flags (the new folio enters the mapping with its
   // contents, without its flags).
   kCopyFirst,
-  // 6.1's migrate_folio_extra: folio_migrate_mapping, then
+  // 6.1's migrate_folio_extra (to 6.10): folio_migrate_mapping, then
   // folio_migrate_copy (contents, then flags): the new folio enters the
   // mapping with neither.
   kMappingFirst,

@@ -67,8 +67,7 @@ TEST(Migrate, LeavesALockedOrReferencedFolio) {
     EXPECT_EQ(migrate_cached_folio(m, 0, MigrateOrder::kCopyFirst), -EAGAIN);
     ASSERT_TRUE(trylock_page(p));
     put_page(p);  // only the lock now
-    EXPECT_EQ(migrate_cached_folio(m, 0, MigrateOrder::kMappingFirst),
-              -EAGAIN);
+    EXPECT_EQ(migrate_cached_folio(m, 0, MigrateOrder::kMappingFirst), -EAGAIN);
     unlock_page(p);
     page* still = find_get_page(m, 0);
     EXPECT_EQ(still, p);
@@ -86,14 +85,12 @@ Scenario MigrationRace(MigrateOrder order, bool check_uptodate) {
   return Scenario{
       "migration_race", KernelConfig{}, [order, check_uptodate](Kernel& k) {
         k.Spawn(TaskSpec{
-            "setup", TaskContext::kProcess, 0, 0, 0,
-            [order, check_uptodate] {
+            "setup", TaskContext::kProcess, 0, 0, 0, [order, check_uptodate] {
               address_space* m = CachedPage();
               Kernel& kk = Kernel::Current();
-              kk.Spawn(TaskSpec{"kcompactd0", TaskContext::kProcess, 1, 0, 0,
-                                [m, order] {
-                                  migrate_cached_folio(m, 0, order);
-                                }});
+              kk.Spawn(
+                  TaskSpec{"kcompactd0", TaskContext::kProcess, 1, 0, 0,
+                           [m, order] { migrate_cached_folio(m, 0, order); }});
               kk.Spawn(TaskSpec{
                   "reader", TaskContext::kProcess, 0, 0, 0,
                   [m, check_uptodate] {
@@ -126,8 +123,8 @@ TEST(Migrate, TheNewFolioIsInTheMappingNotUptodateInBothOrders) {
 }
 
 TEST(Migrate, ItsBytesAreMissingOnlyIn61sOrder) {
-  ExploreResult early = ExploreExhaustively(
-      MigrationRace(MigrateOrder::kMappingFirst, false));
+  ExploreResult early =
+      ExploreExhaustively(MigrationRace(MigrateOrder::kMappingFirst, false));
   EXPECT_TRUE(early.found) << "no reader met the new folio before its copy";
   ExploreResult late =
       ExploreExhaustively(MigrationRace(MigrateOrder::kCopyFirst, false));
