@@ -67,6 +67,13 @@ Status AddTree(Image& img, const Inode& dir, const std::string& prefix,
     if (e.type == InodeType::kFile) {
       Status s = AddFile(img, e, path, m);
       if (!s.ok()) return s;
+    } else if (e.type == InodeType::kSymlink) {
+      auto ino = img.ReadInode(e);
+      if (!ino.ok()) return ino.status();
+      FileModel l;
+      l.name = path;
+      l.content = ino.value().symlink_target;
+      m.symlinks.push_back(std::move(l));
     } else if (e.type == InodeType::kDirectory) {
       auto sub = img.ReadInode(e);
       if (!sub.ok()) return sub.status();

@@ -28,6 +28,9 @@ struct ImageModel {
   CompressorId compressor = CompressorId::kGzip;
   uint64_t bytes_used = 0;
   std::vector<FileModel> files;
+  // Every symlink, its content the target (what reading its page returns:
+  // readlink), in directory order.
+  std::vector<FileModel> symlinks;
 
   const FileModel* Find(const std::string& name) const;
   // [start, end) of every compressed data block and fragment (fault plans

@@ -6,8 +6,11 @@
 // an hw_emul device; the oracle sees a wrong byte of theirs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/test_scenarios.h"
 #include "harness/verify/verify.h"
+#include "model/linux/vfs_walk.h"
 
 namespace squashlab {
 namespace {
@@ -38,6 +41,40 @@ TEST(LinuxRealCode, RunsOnAnEmulatedDevice) {
       opt, 0);
   EXPECT_FALSE(c.found) << c.minimised.report.ToString();
   EXPECT_EQ(c.runs, 20);
+}
+
+// 6.12's fill_super makes its cache of partly read compressed blocks only
+// when the device block (sb_min_blocksize: at least the device's logical
+// block) is a page: the cached bio path is never taken on the RAM disk's
+// 512-byte sectors, and is on the device `verify --source` adds to its
+// default job (AddPageSizedBlockDevice).
+TEST(LinuxRealCode, TakesTheCachedBioPathOnTheSourceJobsSecondDevice) {
+  auto reached = [] {
+    auto f = LinuxFunctionsReached();
+    return std::find(f.begin(), f.end(), "block.c squashfs_bio_read_cached") !=
+           f.end();
+  };
+  VerifyOptions opt;
+  opt.variants = {"linux-6.12"};
+  opt.decomps = {"single"};
+  opt.workloads = {"dd2", "every"};
+  opt.kernels = {"debug"};
+  opt.budget = 3;
+  auto explore = [&opt] {
+    auto cells = MakeCells(opt);
+    EXPECT_TRUE(cells.ok()) << cells.status().ToString();
+    EXPECT_EQ(cells->size(), 1u);
+    LinuxCoverageEnable(true);
+    CellResult r = ExploreScenarios(cells->front().scenarios, opt, 0);
+    LinuxCoverageEnable(false);
+    EXPECT_FALSE(r.found) << r.minimised.report.ToString();
+  };
+  explore();
+  EXPECT_FALSE(reached()) << "the RAM disk took the cached bio path";
+  AddPageSizedBlockDevice(opt, /*named_workloads=*/false);
+  EXPECT_EQ(opt.second_device, "nvme,bs=4096");
+  explore();
+  EXPECT_TRUE(reached());
 }
 
 TEST(LinuxRealCode, OracleCatchesAWrongByteOfTheRealCode) {

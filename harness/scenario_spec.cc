@@ -3,6 +3,7 @@
 #include "harness/scenario_spec.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <span>
 
@@ -199,6 +200,31 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     o.bs = 16384;
     spawn_dd(k, ia, a, o);
     spawn_reclaim(k, ia, 2);
+  } else if (w == "readlink") {
+    // readlink(2) of the image's symlinks (page_get_link: the symlink's
+    // page through ->read_folio), by two readers in opposite orders.
+    std::vector<std::pair<inode*, const FileModel*>> all;
+    for (const FileModel* l : files.symlinks)
+      if (inode* i = m->Find(l->name)) all.push_back({i, l});
+    o.comm = "readlink1";
+    spawn_cat(k, all, 4096, o);  // a symlink is one page at most
+    std::reverse(all.begin(), all.end());
+    o.comm = "readlink2";
+    spawn_cat(k, all, 4096, o);  // a symlink is one page at most
+  } else if (w == "migrate") {
+    // Two readers of consecutive blocks (a block's compressed bytes share
+    // a device block with the next one's), each reading its first eight
+    // blocks twice, its page cache dropped in between (the second pass
+    // reads every block from the device again), while compaction migrates
+    // the folios of every page cache: the files' and any private one.
+    auto* running = k.New<std::atomic<int>>(0);
+    o.end = 8 * uint64_t{img.block_size};
+    o.comm = "dd";
+    spawn_reread(k, ia, a, o, 2, running);
+    o.comm = "dd-b";
+    o.bs = 8192;
+    spawn_reread(k, ib, b, o, 2, running);
+    spawn_kcompactd(k, running, 32, 4);
   } else if (w == "straddle") {
     // Block 2's last page and block 3's first in one read, while another
     // reader takes block 1's last page: its window grows over block 2.
@@ -305,6 +331,14 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
        "a dd, and a reader that drops pages it read with "
        "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
        "pages, the whole file, each read again"},
+      {"readlink",
+       "two readers of the image's symlinks (readlink: each one's page "
+       "through ->read_folio), in opposite orders"},
+      {"migrate",
+       "dds over two files, each read twice (dropped with "
+       "fadvise(DONTNEED) between), while compaction migrates page cache "
+       "folios (the files' and a file system's private cache), in either "
+       "of mainline's two orders"},
       {"straddle",
        "one read across a block boundary, another of the page before the "
        "first block (readahead windows that meet mid-block)"},

@@ -88,6 +88,10 @@ std::vector<std::string> WorkloadFiles::Names(const std::string& w) const {
     for (const FileModel* f : every) add(f);
     return names;
   }
+  if (w == "readlink") {
+    for (const FileModel* f : symlinks) add(f);
+    return names;
+  }
   for (const FileModel* f : {largest, tail, fragment_a, fragment_b}) add(f);
   return names;
 }
@@ -109,6 +113,10 @@ WorkloadFiles ChooseWorkloadFiles(const ImageModel& image) {
     if (w.every.size() >= 32) break;
     if (of_shape[ShapeOf(f, last_tail)]++ >= 4) continue;
     w.every.push_back(&f);
+  }
+  for (const FileModel& l : image.symlinks) {
+    if (w.symlinks.size() >= 8) break;
+    w.symlinks.push_back(&l);
   }
   return w;
 }

@@ -29,6 +29,8 @@ struct WorkloadFiles {
   // each shape (sparse, uncompressed, compressed blocks, a tail, a tail
   // another file's follows), at most 32.
   std::vector<const FileModel*> every;
+  // `readlink`: the image's symlinks, at most 8.
+  std::vector<const FileModel*> symlinks;
 
   // The files `workload` reads, by path (the real mount looks up these).
   std::vector<std::string> Names(const std::string& workload) const;

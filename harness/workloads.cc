@@ -4,6 +4,7 @@
 #include "harness/workloads.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -23,6 +24,7 @@
 #include "model/mm/fadvise.h"
 #include "model/mm/file_read.h"
 #include "model/mm/filemap_read.h"
+#include "model/mm/migrate.h"
 #include "model/variants/squashfs.h"
 
 namespace squashlab {
@@ -302,6 +304,59 @@ void spawn_reclaim(Kernel& k, inode* ino, int rounds) {
   s.body = [ino, rounds] {
     for (int r = 0; r < rounds; r++)
       invalidate_mapping_pages(ino->i_mapping, 0, ~0UL);
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_reread(Kernel& k, inode* ino, const FileModel* oracle,
+                  const ReaderOptions& opt, int passes,
+                  std::atomic<int>* running) {
+  TaskSpec s = Spec(opt.comm, opt.cpu);
+  if (running) running->fetch_add(1);
+  s.body = [ino, oracle, opt, passes, running] {
+    file* f = open_file(ino, opt.ra_pages);
+    std::vector<char> buf;
+    const uint64_t end = std::min<uint64_t>(opt.end, oracle->content.size());
+    for (int pass = 0; pass < passes; pass++) {
+      if (pass > 0) fadvise_dontneed(f, 0, 0);
+      bool ok = true;
+      for (uint64_t pos = opt.start; ok && pos < end; pos += opt.bs)
+        ok = CheckedRead(
+            f, oracle, pos,
+            static_cast<size_t>(std::min<uint64_t>(opt.bs, end - pos)),
+            opt.eio_allowed, buf);
+      if (!ok) break;
+    }
+    if (running) running->fetch_sub(1);
+  };
+  k.Spawn(std::move(s));
+}
+
+void spawn_kcompactd(Kernel& k, const std::atomic<int>* running,
+                     int max_batches, uint64_t salt) {
+  const uint64_t seed = Rng::Mix(k.config().seed, salt);
+  TaskSpec s = Spec("kcompactd0", -1);
+  s.body = [running, max_batches, seed] {
+    // compact_zone: isolate a batch of folios (COMPACT_CLUSTER_MAX at
+    // most; here 8 cached folios of one mapping in index order, from one
+    // drawn), migrate_pages on it, then the next batch.
+    constexpr size_t kBatch = 8;
+    Rng rng(seed);
+    for (int batch = 0; batch < max_batches && running->load() > 0; batch++) {
+      std::vector<address_space*> cached;
+      for (address_space* m : page_cache_mappings())
+        if (!page_cache_indexes(m).empty()) cached.push_back(m);
+      if (!cached.empty()) {
+        address_space* m = cached[rng.Below(cached.size())];
+        const std::vector<pgoff_t> indexes = page_cache_indexes(m);
+        for (size_t i = rng.Below(indexes.size()), n = 0;
+             i < indexes.size() && n < kBatch; i++, n++)
+          migrate_cached_folio(m, indexes[i],
+                               rng.Below(2) ? MigrateOrder::kMappingFirst
+                                            : MigrateOrder::kCopyFirst);
+      }
+      msleep(1);  // until the next wake-up
+    }
   };
   k.Spawn(std::move(s));
 }

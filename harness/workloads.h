@@ -8,6 +8,7 @@
 #ifndef SQUASHLAB_HARNESS_WORKLOADS_H_
 #define SQUASHLAB_HARNESS_WORKLOADS_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -94,6 +95,21 @@ enum class MmapOrder { kSequential, kBackward, kRandom, kLastPage };
 void spawn_mmap_reader(Kernel& k, inode* ino, const FileModel* oracle,
                        MmapOrder order, bool madv_random, uint64_t span,
                        const ReaderOptions& opt, int count, uint64_t salt);
+// A dd from opt.start to opt.end `passes` times, the file's page cache
+// dropped (fadvise(POSIX_FADV_DONTNEED)) before each pass after the first:
+// each pass reads the blocks from the device again. `running`, when given,
+// counts the task while it runs.
+void spawn_reread(Kernel& k, inode* ino, const FileModel* oracle,
+                  const ReaderOptions& opt, int passes,
+                  std::atomic<int>* running = nullptr);
+// Compaction's migration of page cache folios (model/mm/migrate.h) while
+// `*running` is positive, `max_batches` batches at most: each batch up to
+// 8 cached folios of one mapping (drawn from those with pages: files'
+// mappings and any other, such as a file system's private cache inode),
+// in index order from one drawn, each migrated in one of mainline's two
+// orders, also drawn; a locked or referenced folio is left.
+void spawn_kcompactd(Kernel& k, const std::atomic<int>* running,
+                     int max_batches, uint64_t salt);
 // A journal thread of another file system on `cpu` (jbd2 committing on
 // the ext4 root of the 2013 thread's machines): `rounds` commits, each
 // looking up and releasing `per_round` new buffers of its own device, then

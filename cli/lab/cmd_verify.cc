@@ -105,6 +105,7 @@ int BuildSource(VerifyArgs& args) {
   // A user's tree also reads every file of the image (`every`): each shape
   // the tree's code handles (sparse and uncompressed blocks, fragment-only
   // files, fragment tails), whichever path of it the patch touched.
+  const bool named_workloads = !args.opt.workloads.empty();
   if (args.opt.workloads.empty()) {
     args.opt.workloads = DefaultWorkloads();
     args.opt.workloads.push_back("every");
@@ -120,6 +121,10 @@ int BuildSource(VerifyArgs& args) {
   if (args.opt.faults.empty() && args.opt.device.empty() &&
       args.opt.strategy != "exhaustive")
     args.opt.eio_workloads = {"dd2", "every"};
+  // And a device of 4096-byte logical blocks (harness/verify/verify.h).
+  if (args.opt.faults.empty() && args.opt.device.empty() &&
+      args.opt.strategy != "exhaustive")
+    AddPageSizedBlockDevice(args.opt, named_workloads);
   return -1;
 }
 

@@ -333,11 +333,24 @@ StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt) {
                           img);
           if (!st.ok()) return st;
         }
+        for (const auto& w : opt.second_device_workloads) {
+          Status st = add({v, d, w, opt.faults, opt.second_device,
+                           KernelFlavour(opt, false), img.label},
+                          img);
+          if (!st.ok()) return st;
+        }
       }
       cells.push_back(std::move(cell));
     }
   }
   return cells;
+}
+
+void AddPageSizedBlockDevice(VerifyOptions& opt, bool named_workloads) {
+  opt.second_device = "nvme,bs=4096";
+  opt.second_device_workloads = named_workloads
+                                    ? opt.workloads
+                                    : std::vector<std::string>{"dd2", "every"};
 }
 
 StatusOr<VerifyResult> RunVerify(const VerifyOptions& opt, std::ostream* log) {

@@ -43,6 +43,12 @@ struct VerifyOptions {
   // (verify --source sets it when no --faults or --device is given).
   std::vector<std::string> eio_workloads;
   std::string device;  // "": RAM disk; else an hw_emul profile[,bs=N]
+  // And a second device: each cell also explores these workloads on
+  // `second_device` on the debug kernel (verify --source sets a device of
+  // 4096-byte logical blocks, where 6.x's sb_min_blocksize makes the
+  // device block a page, when no --faults or --device is given).
+  std::string second_device;
+  std::vector<std::string> second_device_workloads;
   // "debug" (KASAN, poisoning, DEBUG_VM) and/or "prod" (a production slab:
   // freed objects reused, the consequences play out). Empty: debug, or
   // both with all_classes.
@@ -106,6 +112,15 @@ struct CellScenarios {
   std::vector<Scenario> scenarios;
 };
 StatusOr<std::vector<CellScenarios>> MakeCells(const VerifyOptions& opt);
+// What `verify --source` adds to a job that names no device or plan: a
+// device of 4096-byte logical blocks (a 4Kn NVMe drive, a loop device with
+// --sector-size 4096) as opt's second device. There a tree's
+// sb_min_blocksize gives a page-sized device block, and 6.12's
+// squashfs_fill_super gives the mount its cache of partly read compressed
+// blocks (cache_mapping), a read path the RAM disk's 512-byte sectors never
+// take. Its workloads: opt's when `named_workloads`, else two that read
+// consecutive blocks (dd2, every).
+void AddPageSizedBlockDevice(VerifyOptions& opt, bool named_workloads);
 // The workloads and kernels a cell's scenarios are made for.
 std::vector<std::string> WorkloadsOf(const VerifyOptions& opt);
 std::vector<std::string> KernelsOf(const VerifyOptions& opt);

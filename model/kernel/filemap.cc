@@ -157,6 +157,43 @@ void delete_from_page_cache(page* p) {
   put_page(p);  // the page cache's reference
 }
 
+int folio_migrate_mapping(page* newp, page* old, int extra_count) {
+  Kernel& k = Kernel::Current();
+  CheckPage(newp, "folio_migrate_mapping");
+  CheckPage(old, "folio_migrate_mapping");
+  k.Point("folio_migrate_mapping", old->pfn);
+  // The slot and both pages' counts change at once.
+  KernelInternal::NoteWideEffect(k);
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
+  address_space* m = old->mapping;
+  if (m == nullptr) return -EAGAIN;  // truncated meanwhile
+  // folio_ref_freeze(folio, expected_count): fails when another reference
+  // was taken since the caller looked.
+  if (old->_count.load() != 2 + extra_count) return -EAGAIN;
+  auto it = m->page_tree.find(old->index);
+  if (it == m->page_tree.end() || it->second != old) return -EAGAIN;
+  newp->mapping = m;
+  newp->index = old->index;
+  newp->_count.fetch_add(1);  // the page cache's reference
+  it->second = newp;
+  old->_count.fetch_sub(1);  // unfrozen at one less: the cache's is gone
+  return 0;
+}
+
+std::vector<address_space*> page_cache_mappings() {
+  Kernel& k = Kernel::Current();
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
+  return KernelInternal::Mappings(k);
+}
+
+std::vector<pgoff_t> page_cache_indexes(address_space* mapping) {
+  Kernel& k = Kernel::Current();
+  std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));
+  std::vector<pgoff_t> out;
+  for (const auto& [index, p] : mapping->page_tree) out.push_back(index);
+  return out;
+}
+
 // Evicts p if it is clean, unlocked and referenced only by the page cache.
 static bool TryEvict(address_space* mapping, pgoff_t index) {
   page* p = find_get_page(mapping, index);

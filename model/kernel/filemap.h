@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "model/kernel/slab.h"
 
@@ -58,6 +59,20 @@ int add_to_page_cache_lru(page* p, address_space* mapping, pgoff_t index,
                           gfp_t gfp);
 // REQUIRES: p locked. Removes it and drops the cache's reference.
 void delete_from_page_cache(page* p);
+// Page migration's replacement of `old` by `newp` in old's mapping
+// (mm/migrate.c folio_migrate_mapping / __folio_migrate_mapping): under the
+// mapping's lock, freezes old's count at 2 + extra_count (the page cache's
+// reference, the migration's own, and the caller's extra ones) or returns
+// -EAGAIN when someone else holds a reference; else newp takes old's
+// mapping and index, and the cache's reference, and stands in its slot, and
+// old keeps the migration's references only. One atomic step.
+// REQUIRES: both locked; newp in no mapping.
+int folio_migrate_mapping(page* newp, page* old, int extra_count);
+// The kernel's mappings, for actors that walk every page cache (no kernel
+// API: no scheduling point).
+std::vector<address_space*> page_cache_mappings();
+// The indexes cached in mapping (no kernel API: no scheduling point).
+std::vector<pgoff_t> page_cache_indexes(address_space* mapping);
 // Memory pressure: evicts clean, unlocked, unreferenced pages of mapping in
 // [start, end]; returns how many went.
 unsigned long invalidate_mapping_pages(address_space* mapping, pgoff_t start,

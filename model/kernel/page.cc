@@ -207,6 +207,37 @@ void unlock_page(page* p) {
   k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn));
 }
 
+// mm/filemap.c folio_end_read (6.12): VM_BUG_ON_FOLIO(!folio_test_locked)
+// at line 1538, VM_BUG_ON_FOLIO(folio_test_uptodate) at line 1539, then one
+// xor of PG_locked (and PG_uptodate on success) and the wake-up. Each
+// VM_BUG_ON_FOLIO dumps the folio and is BUG(): "kernel BUG at
+// mm/filemap.c:LINE!" on a debug kernel, nothing without DEBUG_VM (the
+// model warns there, as VmBugOnPage does).
+void folio_end_read(page* p, bool success) {
+  Kernel& k = Kernel::Current();
+  Enter(p, "folio_end_read");
+  auto vm_bug_on_folio = [&](Check check, int line, const char* cond) {
+    const std::string at =
+        "kernel BUG at mm/filemap.c:" + std::to_string(line) + "!";
+    k.DebugBug(check, at,
+               dump_page(p) + "\npage dumped because: VM_BUG_ON_FOLIO(" + cond +
+                   ")\n" + at +
+                   "\ninvalid opcode: 0000 [#1] SMP KASAN\nRIP: "
+                   "0010:folio_end_read");
+  };
+  if (!TestBit(p, PG_locked))
+    vm_bug_on_folio(Check::kFolioEndReadUnlocked, 1538,
+                    "!folio_test_locked(folio)");
+  if (TestBit(p, PG_uptodate))
+    vm_bug_on_folio(Check::kFolioEndReadUptodate, 1539,
+                    "folio_test_uptodate(folio)");
+  // folio_xor_flags_has_waiters: a plain xor, so without DEBUG_VM an
+  // unlocked folio ends up locked and an uptodate one !uptodate.
+  p->flags.fetch_xor(Bit(PG_locked) | (success ? Bit(PG_uptodate) : 0UL),
+                     std::memory_order_release);
+  k.Wake(KernelInternal::Waitqueue(k, Kernel::WaitOn::kPage, p->pfn));
+}
+
 void wait_on_page_locked(page* p) {
   Kernel& k = Kernel::Current();
   CheckPage(p, "wait_on_page_locked");

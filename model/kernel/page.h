@@ -71,6 +71,10 @@ void lock_page(page* p);
 int trylock_page(page* p);
 void unlock_page(page* p);
 void wait_on_page_locked(page* p);
+// 6.12's folio_end_read (mm/filemap.c): the end of a read of a locked
+// folio, uptodate on success, unlocked in the same atomic step. DEBUG_VM
+// checks that the folio is locked and not yet uptodate.
+void folio_end_read(page* p, bool success);
 void __set_page_locked(page* p);  // for a page nobody else can see yet
 void __clear_page_locked(page* p);
 

@@ -31,6 +31,15 @@ const Contract kContracts[] = {
      "VM_BUG_ON_PAGE", "mm/filemap.c", "unlock_page", "3.13-6.12",
      "3.13: VM_BUG_ON(!PageLocked); 6.x: folio_unlock's VM_BUG_ON_FOLIO "
      "(DEBUG_VM)"},
+    {C::kFolioEndReadUnlocked, "folio_end_read.unlocked", kKernel, K::kPageBug,
+     "VM_BUG_ON_FOLIO", "mm/filemap.c", "folio_end_read", "6.12",
+     "VM_BUG_ON_FOLIO(!folio_test_locked(folio)) (DEBUG_VM; filemap.c:1538 "
+     "in 6.12); 6.1 has no folio_end_read"},
+    {C::kFolioEndReadUptodate, "folio_end_read.uptodate", kKernel, K::kPageBug,
+     "VM_BUG_ON_FOLIO", "mm/filemap.c", "folio_end_read", "6.12",
+     "VM_BUG_ON_FOLIO(folio_test_uptodate(folio)) (DEBUG_VM; filemap.c:1539 "
+     "in 6.12): the read that ends must not find the folio uptodate, "
+     "whatever its outcome; 6.1 has no folio_end_read"},
     {C::kBadPageState, "page_alloc.bad_page", kKernel, K::kBadPageState,
      "bad_page", "mm/page_alloc.c", "free_pages_check", "3.13-6.12",
      "a page freed with a mapping or PG_locked; printed, tainted, leaked; "

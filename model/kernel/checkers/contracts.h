@@ -24,6 +24,8 @@ enum class Check : uint16_t {
   kGetPageZero,
   kPutPageZero,
   kUnlockPageUnlocked,
+  kFolioEndReadUnlocked,
+  kFolioEndReadUptodate,
   kBadPageState,
   kNotAPage,
   kPageFreedAccess,

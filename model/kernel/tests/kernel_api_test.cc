@@ -52,6 +52,50 @@ TEST(PageContract, UnlockOfUnlockedPage) {
       << r.body;
 }
 
+// 6.12's folio_end_read: a locked, !uptodate folio ends its read silently,
+// uptodate and unlocked (or only unlocked on failure); a folio found
+// unlocked or already uptodate is its VM_BUG_ON_FOLIO, at its source line.
+TEST(PageContract, FolioEndReadOfALockedFolioIsSilent) {
+  EXPECT_SILENT(RunTask([] {
+    address_space* m = new_address_space("file");
+    page* ok = grab_cache_page_nowait(m, 1);
+    page* failed = grab_cache_page_nowait(m, 2);
+    folio_end_read(ok, true);
+    folio_end_read(failed, false);
+    EXPECT_TRUE(PageUptodate(ok));
+    EXPECT_FALSE(PageLocked(ok));
+    EXPECT_FALSE(PageUptodate(failed));
+    EXPECT_FALSE(PageLocked(failed));
+    page_cache_release(ok);
+    page_cache_release(failed);
+  }));
+}
+
+TEST(PageContract, FolioEndReadOfAnUptodateFolio) {
+  Report r = RunTask([] {
+    address_space* m = new_address_space("file");
+    page* p = grab_cache_page_nowait(m, 1);
+    SetPageUptodate(p);
+    folio_end_read(p, true);
+  });
+  EXPECT_REPORT(r, ReportKind::kPageBug);
+  EXPECT_EQ(r.title, "kernel BUG at mm/filemap.c:1539!");
+  EXPECT_EQ(r.contract, "folio_end_read.uptodate");
+  EXPECT_NE(r.body.find("VM_BUG_ON_FOLIO(folio_test_uptodate(folio))"),
+            std::string::npos)
+      << r.body;
+}
+
+TEST(PageContract, FolioEndReadOfAnUnlockedFolio) {
+  Report r = RunTask([] {
+    page* p = alloc_page(GFP_KERNEL);
+    folio_end_read(p, false);
+  });
+  EXPECT_REPORT(r, ReportKind::kPageBug);
+  EXPECT_EQ(r.title, "kernel BUG at mm/filemap.c:1538!");
+  EXPECT_EQ(r.contract, "folio_end_read.unlocked");
+}
+
 // No kernel version asserts the page lock in SetPageUptodate.
 TEST(PageContract, SetPageUptodateWithoutLockIsSilent) {
   EXPECT_SILENT(RunTask([] {

@@ -107,8 +107,7 @@ bool folio_test_locked(struct folio* f) {
 }
 void folio_mark_uptodate(struct folio* f) { SetPageUptodate(&f->page); }
 void folio_end_read(struct folio* f, bool success) {
-  if (success) SetPageUptodate(&f->page);
-  unlock_page(&f->page);
+  squashlab::folio_end_read(M(f, "folio_end_read"), success);
 }
 void flush_dcache_folio(struct folio* f) { flush_dcache_page(&f->page); }
 void* kmap_local_folio(struct folio* f, size_t offset) {
