@@ -18,6 +18,7 @@
 #include "model/kernel/checkers/symbolize.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/kmap_local.h"
 #include "model/kernel/page.h"
 #include "model/kernel/quiescence.h"
 #include "model/kernel/workqueue.h"
@@ -340,6 +341,16 @@ void Kernel::HostFault(const TaskFault& f) {
     Bug(Check::kNonCanonicalPointer, "general protection fault" + where,
         "general protection fault: 0000 [#1] SMP\n" + ip +
             "\n(a non-canonical address: the CPU does not report it)");
+  }
+  std::string slot;
+  if (KmapLocalSlotFault(f.addr, &slot)) {
+    // A fixmap slot kunmap_local cleared (arch/x86/mm/fault.c,
+    // show_fault_oops: a not-present page in kernel mode).
+    Bug(Check::kKmapLocalUnmapped,
+        "BUG: unable to handle page fault for address" + where,
+        "BUG: unable to handle page fault for address: " + Hex16(f.addr) +
+            "\n#PF: error_code - not-present page\nOops: 0000 [#1] SMP\n" +
+            ip + "\n(" + slot + ")");
   }
   if (f.addr < 4096) NullDereference(f.addr, fn, ip);
   const bool exec = f.addr == f.pc;

@@ -73,6 +73,7 @@ enum class Check : uint16_t {
   kKfreeVmalloc,
   kVfreeNonexistent,
   kKunmapLocalOrder,
+  kKmapLocalUnmapped,
   kKmallocLeak,
   kKmemleakUnreferenced,
   kWorkFuncNull,
