@@ -57,7 +57,7 @@ Status AddFile(Image& img, const DirEntry& e, const std::string& path,
 // regular files are what every workload needs: what fails to decode here
 // (an xattr table the reader refuses) leaves the node out, not the image.
 void AddNode(Image& img, const Inode& ino, const std::string& path,
-               ImageModel& m) {
+             ImageModel& m) {
   NodeModel n;
   n.path = path;
   n.type = static_cast<unsigned>(ino.type);

@@ -26,9 +26,9 @@ struct FileModel {
 // Every inode of the tree as the oracle decodes it, for the name
 // operations (lookup, getdents, readlink, xattrs).
 struct NodeModel {
-  std::string path;    // from the root, no leading '/'; "" for the root
-  unsigned type = 0;   // the reader's InodeType, as its number
-  uint32_t ino = 0;    // the inode number
+  std::string path;     // from the root, no leading '/'; "" for the root
+  unsigned type = 0;    // the reader's InodeType, as its number
+  uint32_t ino = 0;     // the inode number
   uint32_t parent = 0;  // directories: the parent's inode number
   std::string target;   // symlinks: the link's target
   std::vector<std::pair<std::string, std::string>> xattrs;  // name, value

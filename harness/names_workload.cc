@@ -18,9 +18,9 @@
 namespace squashlab {
 namespace {
 
-constexpr size_t kDirs = 4;       // the root and the largest directories
-constexpr size_t kOfAKind = 4;    // symlinks, inodes with xattrs
-constexpr int kAbsentProbe = 1;   // names no directory holds
+constexpr size_t kDirs = 4;      // the root and the largest directories
+constexpr size_t kOfAKind = 4;   // symlinks, inodes with xattrs
+constexpr int kAbsentProbe = 1;  // names no directory holds
 
 // include/linux/fs.h's DT_* of an inode type (fs/squashfs/dir.c
 // squashfs_filetype_table).
@@ -98,9 +98,9 @@ void CheckEntries(const NodeModel& dir, const std::vector<LinuxDirent>& got,
     if (!extra && g.name == want[w].name && g.ino == want[w].ino &&
         g.type == want[w].type)
       continue;
-    std::string body = "getdents(" + Shown(dir.path) + ") " + how +
-                       ": entry " + std::to_string(w) + " is \"" + g.name +
-                       "\" ino " + std::to_string(g.ino) + " type " +
+    std::string body = "getdents(" + Shown(dir.path) + ") " + how + ": entry " +
+                       std::to_string(w) + " is \"" + g.name + "\" ino " +
+                       std::to_string(g.ino) + " type " +
                        std::to_string(g.type);
     body += extra ? ", past the directory's " + std::to_string(want.size()) +
                         " entries"
@@ -127,13 +127,13 @@ bool ListFrom(kabi::inode* di, const NodeModel& dir, int64_t pos, size_t first,
                LinuxGetdents(di, &pos, room, &got)))
       return false;
     if (got.size() > room)
-      Kernel::Current().Bug(
-          Check::kWrongData, "squashlab: getdents returned wrong entries",
-          "getdents(" + Shown(dir.path) + ") with room for " +
-              std::to_string(room) + " entries emitted " +
-              std::to_string(got.size()));
-    CheckEntries(dir, got, at,
-                 want, "in calls of " + std::to_string(room) + " entries");
+      Kernel::Current().Bug(Check::kWrongData,
+                            "squashlab: getdents returned wrong entries",
+                            "getdents(" + Shown(dir.path) + ") with room for " +
+                                std::to_string(room) + " entries emitted " +
+                                std::to_string(got.size()));
+    CheckEntries(dir, got, at, want,
+                 "in calls of " + std::to_string(room) + " entries");
     at += got.size();
     if (got.empty()) break;
     if (marks != nullptr) marks->emplace_back(pos, at);
@@ -179,9 +179,8 @@ void CheckInode(kabi::inode* i, const NodeModel& node) {
   Kernel::Current().Bug(
       Check::kWrongData, "squashlab: lookup returned the wrong inode",
       "lookup(" + Shown(node.path) + "): ino " +
-          std::to_string(LinuxInodeNumber(i)) + " mode " +
-          std::to_string(fmt) + ", the image holds ino " +
-          std::to_string(node.ino) + " mode " +
+          std::to_string(LinuxInodeNumber(i)) + " mode " + std::to_string(fmt) +
+          ", the image holds ino " + std::to_string(node.ino) + " mode " +
           std::to_string(IfmtOf(node.type)));
 }
 
@@ -227,8 +226,8 @@ void Xattrs(kabi::inode* i, const NodeModel& node, bool eio_allowed) {
     for (const auto& n : want) want_s += " " + n;
     Kernel::Current().Bug(
         Check::kWrongData, "squashlab: listxattr returned wrong names",
-        "listxattr(" + Shown(node.path) + "):" +
-            (got_s.empty() ? " none" : got_s) +
+        "listxattr(" + Shown(node.path) +
+            "):" + (got_s.empty() ? " none" : got_s) +
             "; the image holds:" + (want_s.empty() ? " none" : want_s));
   }
   for (const auto& [name, value] : node.xattrs) {
@@ -240,11 +239,10 @@ void Xattrs(kabi::inode* i, const NodeModel& node, bool eio_allowed) {
     if (got != value)
       Kernel::Current().Bug(
           Check::kWrongData, "squashlab: getxattr returned a wrong value",
-          "getxattr(" + Shown(node.path) + ", \"" + name + "\"): " +
-              std::to_string(got.size()) + " bytes, the image holds " +
-              std::to_string(value.size()) + (got.size() == value.size()
-                                                   ? " (the bytes differ)"
-                                                   : ""));
+          "getxattr(" + Shown(node.path) + ", \"" + name +
+              "\"): " + std::to_string(got.size()) +
+              " bytes, the image holds " + std::to_string(value.size()) +
+              (got.size() == value.size() ? " (the bytes differ)" : ""));
   }
 }
 
@@ -262,8 +260,8 @@ NamesChoice ChooseNames(const ImageModel& image) {
         links.size() < kOfAKind)
       links.push_back(&n);
     if (!n.xattrs.empty() && xattrs.size() < kOfAKind) xattrs.push_back(&n);
-    const size_t d = static_cast<size_t>(
-        std::count(n.path.begin(), n.path.end(), '/'));
+    const size_t d =
+        static_cast<size_t>(std::count(n.path.begin(), n.path.end(), '/'));
     if (!n.path.empty() && (deepest == nullptr || d > depth)) {
       deepest = &n;
       depth = d;

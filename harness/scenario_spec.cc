@@ -181,6 +181,13 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_dd(k, ia, a, o);
     o.comm = "fadvise";
     spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
+    // And the last block of the file whose last block ends mid-page (the
+    // page zeroed past EOF): its pages dropped and read again.
+    if (const FileModel* e = files.short_end) {
+      o.comm = "fadvise-end";
+      spawn_dontneed_reader(k, m->Find(e->name), e, img.block_size, o, 5,
+                            /*last=*/true);
+    }
   } else if (w == "names") {
     // The VFS's name operations beside a reader: getdents in calls of
     // several sizes (and seekdir), lookups, readlink, xattrs.
@@ -294,7 +301,8 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"dontneed",
        "a dd, and a reader that drops pages it read with "
        "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
-       "pages, the whole file, each read again"},
+       "pages, the whole file, each read again; and another doing so with "
+       "the last block of a file that ends mid-page"},
       {"names",
        "real code: a dd, getdents of the largest directories in calls of "
        "1, 3, 7 and 64 entries (and seekdir), and lookups of symlinks, "

@@ -29,6 +29,10 @@ struct WorkloadFiles {
   // each shape (sparse, uncompressed, compressed blocks, a tail, a tail
   // another file's follows), at most 32.
   std::vector<const FileModel*> every;
+  // `dontneed`: the file whose last chunk (a data block or a fragment
+  // tail) spans the most pages and ends mid-page, the page its reader
+  // zeroes past EOF (none: no file's last chunk is both).
+  const FileModel* short_end = nullptr;
 
   // The files `workload` reads, by path (the real mount looks up these).
   std::vector<std::string> Names(const std::string& workload) const;

@@ -75,11 +75,12 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
 void spawn_reclaim(Kernel& k, inode* ino, int rounds);
 // A reader that drops what it read with posix_fadvise(POSIX_FADV_DONTNEED)
 // at page granularity : a block of the file (drawn
-// from the run's seed) read, then one page of it dropped and read again,
-// then its middle pages, then the whole file, each read checked.
+// from the run's seed, or its last with `last`) read, then one page of it
+// dropped and read again, then its middle pages, then the whole file, each
+// read checked.
 void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
                            uint64_t block_size, const ReaderOptions& opt,
-                           uint64_t salt);
+                           uint64_t salt, bool last = false);
 // A journal thread of another file system on `cpu` (jbd2 committing on
 // the ext4 root of the 2013 thread's machines): `rounds` commits, each
 // looking up and releasing `per_round` new buffers of its own device, then
