@@ -319,6 +319,12 @@ void Kernel::HostFault(const TaskFault& f) {
       ip += "\ncalled from [<" + Hex16(f.return_address) + ">] " + caller;
     }
   }
+  // A fault inside a library routine the module called (memset, memcpy):
+  // the title names the module's function it was called from, the first
+  // frame of the call trace, as the kernel's names its caller's frame.
+  for (int i = 0; fn.empty() && i < f.trace_depth; i++)
+    if (f.trace[i] != 0 && InKernelText(f.trace[i] - 1))
+      fn = FunctionAt(f.trace[i] - 1);
   if (fn.empty()) fn = Hex16(f.pc);
   const std::string where = " in " + fn;
   const std::string trace = FormatCallTrace(f.trace, f.trace_depth);
@@ -349,8 +355,8 @@ void Kernel::HostFault(const TaskFault& f) {
     Bug(Check::kKmapLocalUnmapped,
         "BUG: unable to handle page fault for address" + where,
         "BUG: unable to handle page fault for address: " + Hex16(f.addr) +
-            "\n#PF: error_code - not-present page\nOops: 0000 [#1] SMP\n" +
-            ip + "\n(" + slot + ")");
+            "\n#PF: error_code - not-present page\nOops: 0000 [#1] SMP\n" + ip +
+            "\n(" + slot + ")");
   }
   if (f.addr < 4096) NullDereference(f.addr, fn, ip);
   const bool exec = f.addr == f.pc;
