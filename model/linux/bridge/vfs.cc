@@ -129,9 +129,8 @@ struct inode* iget_locked(struct super_block* sb, unsigned long ino) {
       Kernel& k = Kernel::Current();
       k.Point("wait_on_inode", ino);
       k.Sleep(
-          Run().inode_wait(),
-          [found] { return (found->i_state & kINew) == 0; }, "wait_on_inode",
-          ino);
+          Run().inode_wait(), [found] { return (found->i_state & kINew) == 0; },
+          "wait_on_inode", ino);
     }
     if (Hashed(found) != hash.end()) return found;
     iput(found);
@@ -216,14 +215,13 @@ void kill_block_super(struct super_block* sb) {
   if (sb->s_op->put_super) sb->s_op->put_super(sb);
   for (struct inode* i : Run().inodes()) {
     if (i == nullptr || i->i_sb != sb) continue;
-    k.Warn(squashlab::ReportKind::kLeak,
-           "VFS: Busy inodes after unmount of sda",
-           "VFS: Busy inodes after unmount of sda (squashfs). Self-destruct "
-           "in 5 seconds.  Have a nice day...\ninode " +
-               std::to_string(i->i_ino) + " count " +
-               std::to_string(i->i_count.counter) + " mode " +
-               std::to_string(i->i_mode) + " state " +
-               std::to_string(i->i_state));
+    k.Warn(
+        squashlab::ReportKind::kLeak, "VFS: Busy inodes after unmount of sda",
+        "VFS: Busy inodes after unmount of sda (squashfs). Self-destruct "
+        "in 5 seconds.  Have a nice day...\ninode " +
+            std::to_string(i->i_ino) + " count " +
+            std::to_string(i->i_count.counter) + " mode " +
+            std::to_string(i->i_mode) + " state " + std::to_string(i->i_state));
     return;
   }
   k.NoteSuperBlockGone();
