@@ -53,8 +53,27 @@ Status AddFile(Image& img, const DirEntry& e, const std::string& path,
   return Status::Ok();
 }
 
-// Every regular file under `dir`, depth first in directory order, named by
-// its path from the root ("a/b/ls").
+// What the oracle knows of inode `ino` at `path` besides its data. The
+// regular files are what every workload needs: what fails to decode here
+// (an xattr table the reader refuses) leaves the node out, not the image.
+void AddNode(Image& img, const Inode& ino, const std::string& path,
+             ImageModel& m) {
+  NodeModel n;
+  n.path = path;
+  n.type = static_cast<unsigned>(ino.type);
+  n.ino = ino.inode_number;
+  n.parent = ino.parent_inode;
+  n.target = ino.symlink_target;
+  if (ino.xattr_index != kNoXattr) {
+    auto xs = img.ListXattrs(ino);
+    if (!xs.ok()) return;
+    for (const Xattr& x : xs.value()) n.xattrs.emplace_back(x.name, x.value);
+  }
+  m.nodes.push_back(std::move(n));
+}
+
+// Every inode under `dir`, depth first in directory order, named by its
+// path from the root ("a/b/ls"); regular files also as FileModels.
 Status AddTree(Image& img, const Inode& dir, const std::string& prefix,
                int depth, ImageModel& m) {
   if (depth > kMaxDepth)
@@ -62,23 +81,33 @@ Status AddTree(Image& img, const Inode& dir, const std::string& prefix,
                               std::to_string(kMaxDepth) + " at " + prefix);
   auto entries = img.ReadDir(dir);
   if (!entries.ok()) return entries.status();
+  const size_t before = m.nodes.size();
+  AddNode(img, dir, prefix, m);
+  if (m.nodes.size() > before)
+    for (const DirEntry& e : entries.value())
+      m.nodes.back().entries.push_back(NodeModel::Entry{
+          e.name, e.inode_number, static_cast<unsigned>(e.type)});
   for (const DirEntry& e : entries.value()) {
     const std::string path = prefix.empty() ? e.name : prefix + "/" + e.name;
     if (e.type == InodeType::kFile) {
       Status s = AddFile(img, e, path, m);
       if (!s.ok()) return s;
-    } else if (e.type == InodeType::kSymlink) {
+    }
+    if (e.type == InodeType::kSymlink) {
       auto ino = img.ReadInode(e);
       if (!ino.ok()) return ino.status();
       FileModel l;
       l.name = path;
       l.content = ino.value().symlink_target;
       m.symlinks.push_back(std::move(l));
-    } else if (e.type == InodeType::kDirectory) {
+    }
+    if (e.type == InodeType::kDirectory) {
       auto sub = img.ReadInode(e);
       if (!sub.ok()) return sub.status();
       Status s = AddTree(img, sub.value(), path, depth + 1, m);
       if (!s.ok()) return s;
+    } else if (auto ino = img.ReadInode(e); ino.ok()) {
+      AddNode(img, ino.value(), path, m);
     }
   }
   return Status::Ok();

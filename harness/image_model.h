@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reader/file_layout.h"
@@ -22,6 +23,23 @@ struct FileModel {
   std::string content;  // what every read must return (the oracle)
 };
 
+// Every inode of the tree as the oracle decodes it, for the name
+// operations (lookup, getdents, readlink, xattrs).
+struct NodeModel {
+  std::string path;     // from the root, no leading '/'; "" for the root
+  unsigned type = 0;    // the reader's InodeType, as its number
+  uint32_t ino = 0;     // the inode number
+  uint32_t parent = 0;  // directories: the parent's inode number
+  std::string target;   // symlinks: the link's target
+  std::vector<std::pair<std::string, std::string>> xattrs;  // name, value
+  struct Entry {
+    std::string name;
+    uint32_t ino = 0;
+    unsigned type = 0;  // InodeType, as the entry states it
+  };
+  std::vector<Entry> entries;  // directories: in directory order
+};
+
 struct ImageModel {
   std::vector<uint8_t> bytes;
   uint32_t block_size = 0;
@@ -31,6 +49,9 @@ struct ImageModel {
   // Every symlink, its content the target (what reading its page returns:
   // readlink), in directory order.
   std::vector<FileModel> symlinks;
+  // Every inode reached from the root (the root first, then depth first
+  // in directory order).
+  std::vector<NodeModel> nodes;
 
   const FileModel* Find(const std::string& name) const;
   // [start, end) of every compressed data block and fragment (fault plans

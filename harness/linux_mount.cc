@@ -87,6 +87,7 @@ void SpawnLinuxMount(Kernel& k, SquashfsMount* m, const ImageModel& image,
         LinuxMount(k, *module, bdev, nr_bytes, options, &err);
     if (sb == nullptr) return;  // a failed mount: the kernel says so, no oops
     k.AtQuiescence([sb] { LinuxUnmount(sb); });
+    m->linux_sb = sb;
     for (const std::string& name : names) {
       inode* ino = LinuxLookup(sb, name, &err);
       if (ino == nullptr) return;

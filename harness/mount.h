@@ -15,6 +15,10 @@
 #include "model/kernel/ram_disk.h"
 #include "model/variants/squashfs.h"
 
+namespace kabi {
+struct super_block;
+}  // namespace kabi
+
 namespace squashlab {
 
 class Kernel;
@@ -28,6 +32,8 @@ struct SquashfsMount {
   squashfs_sb_info msblk;
   std::vector<inode*> inodes;      // in ImageModel::files order
   std::vector<std::string> names;  // the files' names, in the same order
+  // Real kernel code: the C super_block its mount filled (null otherwise).
+  kabi::super_block* linux_sb = nullptr;
 
   inode* Find(const std::string& name) const;
 };

@@ -9,6 +9,7 @@
 
 #include "harness/linux_mount.h"
 #include "harness/mount.h"
+#include "harness/names_workload.h"
 #include "harness/workload_files.h"
 #include "harness/workloads.h"
 #include "hw_emul/block_device.h"
@@ -181,6 +182,21 @@ void SpawnWorkload(Kernel& k, SquashfsMount* m, const ImageModel& img,
     spawn_dd(k, ia, a, o);
     o.comm = "fadvise";
     spawn_dontneed_reader(k, ia, a, img.block_size, o, 3);
+    // And the last block of the file whose last block ends mid-page (the
+    // page zeroed past EOF): its pages dropped and read again.
+    if (const FileModel* e = files.short_end) {
+      o.comm = "fadvise-end";
+      spawn_dontneed_reader(k, m->Find(e->name), e, img.block_size, o, 5,
+                            /*last=*/true);
+    }
+  } else if (w == "names") {
+    // The VFS's name operations beside a reader: getdents in calls of
+    // several sizes (and seekdir), lookups, readlink, xattrs.
+    const NamesChoice names = ChooseNames(img);
+    o.comm = "dd";
+    spawn_dd(k, ia, a, o);
+    spawn_ls(k, m->linux_sb, names, "ls", {1, 3, 64, 7}, 48, eio);
+    spawn_namei(k, m->linux_sb, names, "namei", eio);
   } else if (w == "mmap") {
     // The largest file mapped and loaded page by page through the fault
     // path: forwards and backwards over its first and last two blocks, and
@@ -330,7 +346,13 @@ const std::vector<std::pair<std::string, std::string>>& Workloads() {
       {"dontneed",
        "a dd, and a reader that drops pages it read with "
        "fadvise(POSIX_FADV_DONTNEED): one page of a block, its middle "
-       "pages, the whole file, each read again"},
+       "pages, the whole file, each read again; and another doing so with "
+       "the last block of a file that ends mid-page"},
+      {"names",
+       "real code: a dd, getdents of the largest directories in calls of "
+       "1, 3, 7 and 64 entries (and seekdir), and lookups of symlinks, "
+       "inodes with xattrs and the deepest path, with readlink through "
+       "the page cache and every xattr listed and read"},
       {"readlink",
        "two readers of the image's symlinks (readlink: each one's page "
        "through ->read_folio), in opposite orders"},
@@ -410,6 +432,11 @@ StatusOr<Scenario> MakeScenario(const ScenarioSpec& spec,
   for (const auto& [w, d] : Workloads()) known |= w == spec.workload;
   if (!known)
     return Status::InvalidArgument("unknown workload " + spec.workload);
+  if (spec.workload == "names" && !real)
+    return Status::InvalidArgument(
+        "the names workload calls real kernel code's directory, symlink "
+        "and xattr operations (linux-6.1, linux-6.12, --source): not " +
+        spec.variant + "'s");
   // An allocation fault plan fails what the code under test allocates
   // through the header layer (model/linux/bridge): real code only.
   FaultInjectConfig alloc_faults;

@@ -76,6 +76,23 @@ int ShapeOf(const FileModel& f, const std::map<uint32_t, uint32_t>& last) {
   return shape;
 }
 
+// The file whose last chunk spans the most pages (more than one) and
+// ends mid-page; else none.
+const FileModel* ShortEnd(const std::vector<const FileModel*>& by_size) {
+  const FileModel* best = nullptr;
+  uint32_t best_len = 0;
+  for (const FileModel* x : by_size) {
+    const FileLayout& l = x->layout;
+    if (l.chunk_count() == 0 || l.file_size % 4096 == 0) continue;
+    const uint64_t last = l.chunk_count() - 1;
+    if (last < l.blocks.size() && l.blocks[last].stored_size == 0)
+      continue;  // sparse: nothing read, nothing zeroed
+    const uint32_t len = l.chunk_length(last);
+    if (len > 4096 && len > best_len) best = x, best_len = len;
+  }
+  return best;
+}
+
 }  // namespace
 
 std::vector<std::string> WorkloadFiles::Names(const std::string& w) const {
@@ -93,6 +110,7 @@ std::vector<std::string> WorkloadFiles::Names(const std::string& w) const {
     return names;
   }
   for (const FileModel* f : {largest, tail, fragment_a, fragment_b}) add(f);
+  if (w == "dontneed" && short_end != nullptr) add(short_end);
   return names;
 }
 
@@ -108,6 +126,7 @@ WorkloadFiles ChooseWorkloadFiles(const ImageModel& image) {
   w.largest = by_size[0];
   w.tail = WithTail(by_size, last_tail);
   std::tie(w.fragment_a, w.fragment_b) = SharingAFragment(by_size);
+  w.short_end = ShortEnd(by_size);
   std::map<int, int> of_shape;
   for (const FileModel& f : image.files) {
     if (w.every.size() >= 32) break;

@@ -31,6 +31,10 @@ struct WorkloadFiles {
   std::vector<const FileModel*> every;
   // `readlink`: the image's symlinks, at most 8.
   std::vector<const FileModel*> symlinks;
+  // `dontneed`: the file whose last chunk (a data block or a fragment
+  // tail) spans the most pages and ends mid-page, the page its reader
+  // zeroes past EOF (none: no file's last chunk is both).
+  const FileModel* short_end = nullptr;
 
   // The files `workload` reads, by path (the real mount looks up these).
   std::vector<std::string> Names(const std::string& workload) const;

@@ -226,17 +226,17 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
 
 void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
                            uint64_t block_size, const ReaderOptions& opt,
-                           uint64_t salt) {
+                           uint64_t salt, bool last) {
   const uint64_t seed = Rng::Mix(k.config().seed, salt);
   TaskSpec s = Spec(opt.comm, opt.cpu);
-  s.body = [ino, oracle, block_size, opt, seed] {
+  s.body = [ino, oracle, block_size, opt, seed, last] {
     file* f = open_file(ino, opt.ra_pages);
     Rng rng(seed);
     std::vector<char> buf;
     const uint64_t size = oracle->content.size();
     if (size == 0) return;
-    const uint64_t start =
-        rng.Below((size + block_size - 1) / block_size) * block_size;
+    const uint64_t blocks = (size + block_size - 1) / block_size;
+    const uint64_t start = (last ? blocks - 1 : rng.Below(blocks)) * block_size;
     const uint64_t end = std::min(size, start + block_size);
     auto read = [&](uint64_t from, uint64_t to) {
       for (uint64_t pos = from; pos < to; pos += opt.bs)

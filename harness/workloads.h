@@ -76,11 +76,12 @@ void spawn_random_reader(Kernel& k, inode* ino, const FileModel* oracle,
 void spawn_reclaim(Kernel& k, inode* ino, int rounds);
 // A reader that drops what it read with posix_fadvise(POSIX_FADV_DONTNEED)
 // at page granularity : a block of the file (drawn
-// from the run's seed) read, then one page of it dropped and read again,
-// then its middle pages, then the whole file, each read checked.
+// from the run's seed, or its last with `last`) read, then one page of it
+// dropped and read again, then its middle pages, then the whole file, each
+// read checked.
 void spawn_dontneed_reader(Kernel& k, inode* ino, const FileModel* oracle,
                            uint64_t block_size, const ReaderOptions& opt,
-                           uint64_t salt);
+                           uint64_t salt, bool last = false);
 // How a mapping task walks the pages of its file (mmap_workload.cc).
 enum class MmapOrder { kSequential, kBackward, kRandom, kLastPage };
 // A task that maps the file read-only (MAP_SHARED; madvise(MADV_RANDOM)

@@ -18,6 +18,7 @@
 #include "model/kernel/checkers/symbolize.h"
 #include "model/kernel/filemap.h"
 #include "model/kernel/kernel_internal.h"
+#include "model/kernel/kmap_local.h"
 #include "model/kernel/page.h"
 #include "model/kernel/quiescence.h"
 #include "model/kernel/workqueue.h"
@@ -325,6 +326,12 @@ void Kernel::HostFault(const TaskFault& f) {
       ip += "\ncalled from [<" + Hex16(f.return_address) + ">] " + caller;
     }
   }
+  // A fault inside a library routine the module called (memset, memcpy):
+  // the title names the module's function it was called from, the first
+  // frame of the call trace, as the kernel's names its caller's frame.
+  for (int i = 0; fn.empty() && i < f.trace_depth; i++)
+    if (f.trace[i] != 0 && InKernelText(f.trace[i] - 1))
+      fn = FunctionAt(f.trace[i] - 1);
   if (fn.empty()) fn = Hex16(f.pc);
   const std::string where = " in " + fn;
   const std::string trace = FormatCallTrace(f.trace, f.trace_depth);
@@ -347,6 +354,16 @@ void Kernel::HostFault(const TaskFault& f) {
     Bug(Check::kNonCanonicalPointer, "general protection fault" + where,
         "general protection fault: 0000 [#1] SMP\n" + ip +
             "\n(a non-canonical address: the CPU does not report it)");
+  }
+  std::string slot;
+  if (KmapLocalSlotFault(f.addr, &slot)) {
+    // A fixmap slot kunmap_local cleared (arch/x86/mm/fault.c,
+    // show_fault_oops: a not-present page in kernel mode).
+    Bug(Check::kKmapLocalUnmapped,
+        "BUG: unable to handle page fault for address" + where,
+        "BUG: unable to handle page fault for address: " + Hex16(f.addr) +
+            "\n#PF: error_code - not-present page\nOops: 0000 [#1] SMP\n" + ip +
+            "\n(" + slot + ")");
   }
   if (f.addr < 4096) NullDereference(f.addr, fn, ip);
   const bool exec = f.addr == f.pc;

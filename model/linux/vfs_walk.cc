@@ -88,6 +88,25 @@ int LinuxReadDir(kabi::inode* dir, size_t max, std::vector<LinuxDirent>* out) {
   return 0;
 }
 
+int LinuxGetdents(kabi::inode* dir, int64_t* pos, size_t room,
+                  std::vector<LinuxDirent>* out) {
+  if (dir->i_fop == nullptr || dir->i_fop->iterate_shared == nullptr)
+    return -ENOTDIR;
+  Kernel& k = Kernel::Current();
+  auto* f = k.New<::file>();
+  f->f_inode = dir;
+  f->f_mapping = dir->i_mapping;
+  f->f_pos = *pos;
+  auto* w = k.New<WalkDirContext>();
+  w->ctx.actor = CollectEntry;
+  w->ctx.pos = f->f_pos;
+  w->out = out;
+  w->max = out->size() + room;
+  const int err = dir->i_fop->iterate_shared(f, &w->ctx);
+  *pos = w->ctx.pos;  // file->f_pos = ctx->pos
+  return err < 0 ? err : 0;
+}
+
 kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name,
                            int* err) {
   if (dir->i_op == nullptr || dir->i_op->lookup == nullptr) {

@@ -35,6 +35,12 @@ kabi::inode* LinuxRootInode(kabi::super_block* sb);
 // the file system emits them). Returns 0 or the negative errno
 // ->iterate_shared returned.
 int LinuxReadDir(kabi::inode* dir, size_t max, std::vector<LinuxDirent>* out);
+// One getdents(2) call of an open directory whose f_pos is *pos
+// (fs/readdir.c iterate_dir): ->iterate_shared with room for `room`
+// entries (filldir refuses the one past it), then f_pos is where the
+// context stopped. Returns 0 or the negative errno.
+int LinuxGetdents(kabi::inode* dir, int64_t* pos, size_t room,
+                  std::vector<LinuxDirent>* out);
 // ->lookup of `name` in `dir`: the inode, or null with *err (-ENOENT for a
 // negative dentry, the errno of an ERR_PTR).
 kabi::inode* LinuxLookupIn(kabi::inode* dir, const std::string& name, int* err);

@@ -54,6 +54,10 @@ struct Task {
   // current->kmap_ctrl: the task's kmap_local mappings, innermost last
   // (model/kernel/kmap_local.h).
   std::vector<uintptr_t> kmap_local;
+  // The task's window of fixmap slots those mappings occupy under
+  // CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP (the kernel layer's; null until the
+  // task's first kmap_local).
+  void* kmap_window = nullptr;
   uint64_t blocked_arg = 0;
   std::string Comm() const { return spec.name + ":" + std::to_string(id); }
   bool in_interrupt() const { return spec.context == TaskContext::kInterrupt; }

@@ -211,6 +211,15 @@ const Contract kContracts[] = {
      "5.11-6.12",
      "CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP: an unmap that is not of the "
      "innermost local mapping, or of none"},
+    {C::kKmapLocalUnmapped, "highmem.kmap_local_unmapped", kKernel,
+     K::kGeneralProtection, "oops", "mm/highmem.c", "kunmap_local_indexed",
+     "5.11-6.12",
+     "CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP (lib/Kconfig.debug): a lowmem page "
+     "is mapped at a fixmap slot too (__kmap_local_pfn_prot), whose PTE "
+     "kunmap_local clears; an access through the address after "
+     "kunmap_local, or past the page into a guard slot, is "
+     "arch/x86/mm/fault.c's \"BUG: unable to handle page fault for "
+     "address\""},
     {C::kKmallocLeak, "quiescence.kmalloc_live", kLint, K::kLeak, "", "", "",
      "",
      "kmemleak reports only objects no pointer reaches; the model does not "

@@ -75,6 +75,7 @@ enum class Check : uint16_t {
   kKfreeVmalloc,
   kVfreeNonexistent,
   kKunmapLocalOrder,
+  kKmapLocalUnmapped,
   kKmallocLeak,
   kKmemleakUnreferenced,
   kWorkFuncNull,

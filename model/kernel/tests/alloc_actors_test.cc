@@ -3,10 +3,12 @@
 // under test: fault injection (should_failslab, should_fail_alloc_page:
 // task filter, interrupts, probability, fail-nth), vmalloc's own region
 // (kfree of a vmalloc'd object, vfree of a kmalloc'd one, kvfree) and
-// kmap_local's unmap order.
+// kmap_local's unmap order and CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP's
+// temporary mappings (a use after kunmap_local faults).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "model/kernel/fault_inject.h"
 #include "model/kernel/kernel.h"
@@ -15,6 +17,7 @@
 #include "model/kernel/slab.h"
 #include "model/kernel/testing/contract.h"
 #include "model/kernel/vmalloc.h"
+#include "model/sched/task_fault.h"
 
 namespace squashlab {
 namespace {
@@ -160,6 +163,72 @@ TEST(KmapLocal, LifoIsSilentOtherOrderWarns) {
   Report none = RunTask([] { kunmap_local(reinterpret_cast<void*>(4096)); });
   EXPECT_NE(none.body.find("mm/highmem.c:607"), std::string::npos)
       << none.ToString();
+}
+
+// Under FORCE_MAP a lowmem page is mapped at a slot of its own: writes
+// through it reach the page at kunmap_local, and the page's bytes are
+// what the slot shows.
+TEST(KmapLocal, ForceMapSlotAliasesThePage) {
+  if (!TaskFaultLandingEnabled()) GTEST_SKIP() << "no host fault landing";
+  EXPECT_SILENT(RunTask([] {
+    page* a = alloc_page(GFP_KERNEL);
+    auto* pa = static_cast<char*>(page_address(a));
+    std::memset(pa, 'x', 4096);
+    auto* va = static_cast<char*>(kmap_local_page(a));
+    if (va == pa) BUG();  // FORCE_MAP: never the page's own address
+    if (va[17] != 'x') BUG();
+    va[100] = 'y';
+    pa[200] = 'z';  // another writer's byte the mapper did not touch
+    kunmap_local(va);
+    if (pa[100] != 'y' || pa[200] != 'z' || pa[101] != 'x') BUG();
+    put_page(a);
+  }));
+}
+
+TEST(KmapLocal, UseAfterKunmapLocalFaults) {
+  if (!TaskFaultLandingEnabled()) GTEST_SKIP() << "no host fault landing";
+  Report r = RunTask([] {
+    page* a = alloc_page(GFP_KERNEL);
+    auto* va = static_cast<volatile char*>(kmap_local_page(a));
+    va[8] = 1;
+    kunmap_local(const_cast<char*>(va));
+    va[8] = 2;  // the slot's PTE is clear
+    put_page(a);
+  });
+  EXPECT_EQ(r.title.rfind("BUG: unable to handle page fault for address", 0),
+            0u)
+      << r.ToString();
+  EXPECT_EQ(r.contract, "highmem.kmap_local_unmapped") << r.ToString();
+  EXPECT_NE(r.body.find("a use of the mapping's address after kunmap_local"),
+            std::string::npos)
+      << r.ToString();
+  // Past the mapped page: the guard slot KM_INCR leaves.
+  Report g = RunTask([] {
+    page* a = alloc_page(GFP_KERNEL);
+    auto* va = static_cast<volatile char*>(kmap_local_page(a));
+    va[4096] = 1;
+    kunmap_local(const_cast<char*>(va));
+    put_page(a);
+  });
+  EXPECT_EQ(g.contract, "highmem.kmap_local_unmapped") << g.ToString();
+  EXPECT_NE(g.body.find("a guard slot"), std::string::npos) << g.ToString();
+}
+
+// A production kernel (no FORCE_MAP): the page's own address, which stays
+// valid after kunmap_local.
+TEST(KmapLocal, ProductionKernelHandsOutThePageAddress) {
+  KernelConfig prod;
+  prod.debug = false;
+  EXPECT_SILENT(RunTask(
+      [] {
+        page* a = alloc_page(GFP_KERNEL);
+        auto* va = static_cast<volatile char*>(kmap_local_page(a));
+        if (const_cast<char*>(va) != page_address(a)) BUG();
+        kunmap_local(const_cast<char*>(va));
+        va[8] = 2;
+        put_page(a);
+      },
+      prod));
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "model/kernel/fs.h"
 #include "model/kernel/kernel.h"
 #include "model/kernel/page.h"
+#include "model/kernel/wait_queue.h"
 #include "model/linux/include/squashlab/abi.h"
 
 namespace squashlab::linux_bridge {
@@ -60,6 +61,9 @@ class RunState {
     return inode_hash_;
   }
   std::vector<::inode*>& inodes() { return inodes_; }
+  // Where iget_locked waits for an inode another task is still reading
+  // (I_NEW): fs/inode.c's wait_on_inode, woken by unlock_new_inode.
+  squashlab::wait_queue_head_t& inode_wait() { return inode_wait_; }
   void Log(std::string line);
   std::vector<std::string> log() const;
 
@@ -80,6 +84,7 @@ class RunState {
   std::unordered_map<int, Site> sites_;  // by task id (-1: no task)
   std::map<std::pair<::super_block*, unsigned long>, ::inode*> inode_hash_;
   std::vector<::inode*> inodes_;
+  squashlab::wait_queue_head_t inode_wait_;
   std::vector<std::string> log_;
   std::unordered_map<const void*, void*> static_locks_;
 };

@@ -101,19 +101,40 @@ struct inode* new_inode(struct super_block* sb) {
   return AllocInode(sb);
 }
 
+// fs/inode.c iget_locked: an inode found in the hash is returned once its
+// reader has finished with it (wait_on_inode: I_NEW clear); one that
+// reader failed (iget_failed unhashed it) is dropped and looked up again.
+// The allocation of a new one may sleep: the hash is looked up again after
+// it, and an inode another task hashed meanwhile wins (the new one is
+// destroyed), as iget_locked does under inode_hash_lock.
 struct inode* iget_locked(struct super_block* sb, unsigned long ino) {
   auto& hash = Run().inode_hash();
-  auto it = hash.find({sb, ino});
-  if (it != hash.end()) {
-    it->second->i_count.counter++;
-    return it->second;
+  for (;;) {
+    auto it = hash.find({sb, ino});
+    if (it == hash.end()) {
+      struct inode* i = AllocInode(sb);
+      if (i == nullptr) return nullptr;
+      if (hash.find({sb, ino}) != hash.end()) {
+        iput(i);  // unhashed, its only reference: destroyed
+        continue;
+      }
+      i->i_ino = ino;
+      i->i_state = kINew;
+      hash[{sb, ino}] = i;
+      return i;
+    }
+    struct inode* found = it->second;
+    found->i_count.counter++;
+    if (found->i_state & kINew) {
+      Kernel& k = Kernel::Current();
+      k.Point("wait_on_inode", ino);
+      k.Sleep(
+          Run().inode_wait(), [found] { return (found->i_state & kINew) == 0; },
+          "wait_on_inode", ino);
+    }
+    if (Hashed(found) != hash.end()) return found;
+    iput(found);
   }
-  struct inode* i = AllocInode(sb);
-  if (i == nullptr) return nullptr;
-  i->i_ino = ino;
-  i->i_state = kINew;
-  hash[{sb, ino}] = i;
-  return i;
 }
 void insert_inode_hash(struct inode* i) {
   Run().inode_hash()[{i->i_sb, i->i_ino}] = i;
@@ -122,6 +143,7 @@ void insert_inode_hash(struct inode* i) {
 void unlock_new_inode(struct inode* i) {
   i->i_state &= ~kINew;
   SyncModelInode(i);
+  Kernel::Current().Wake(Run().inode_wait());
 }
 void make_bad_inode(struct inode* i) { i->i_mode = 0; }
 void iget_failed(struct inode* i) {
@@ -193,12 +215,13 @@ void kill_block_super(struct super_block* sb) {
   if (sb->s_op->put_super) sb->s_op->put_super(sb);
   for (struct inode* i : Run().inodes()) {
     if (i == nullptr || i->i_sb != sb) continue;
-    k.Warn(squashlab::ReportKind::kLeak,
-           "VFS: Busy inodes after unmount of sda",
-           "VFS: Busy inodes after unmount of sda (squashfs). Self-destruct "
-           "in 5 seconds.  Have a nice day...\ninode " +
-               std::to_string(i->i_ino) + " count " +
-               std::to_string(i->i_count.counter));
+    k.Warn(
+        squashlab::ReportKind::kLeak, "VFS: Busy inodes after unmount of sda",
+        "VFS: Busy inodes after unmount of sda (squashfs). Self-destruct "
+        "in 5 seconds.  Have a nice day...\ninode " +
+            std::to_string(i->i_ino) + " count " +
+            std::to_string(i->i_count.counter) + " mode " +
+            std::to_string(i->i_mode) + " state " + std::to_string(i->i_state));
     return;
   }
   k.NoteSuperBlockGone();
