@@ -51,8 +51,9 @@ void MarkUsage(Kernel& k, Task* t, const char* cls, const char* fn,
   KernelInternal::LockdepOff(k);  // debug_locks_off(): one report a run
   const std::string at = Where(k, fn);
   if (f.kind == LockdepFinding::kUsage)
-    k.Warn(Check::kLockdepInconsistent, "WARNING: inconsistent lock state",
-           LockdepUsageReport(KernelInternal::Lockdep(k), t, cls, at, in_irq, f));
+    k.Warn(
+        Check::kLockdepInconsistent, "WARNING: inconsistent lock state",
+        LockdepUsageReport(KernelInternal::Lockdep(k), t, cls, at, in_irq, f));
   else
     k.Warn(Check::kLockdepIrqInversion,
            "WARNING: possible irq lock inversion dependency detected",
@@ -85,13 +86,15 @@ void lockdep_acquire(const char* cls, const char* fn, bool trylock) {
       if (f && KernelInternal::LockdepOn(k)) {
         KernelInternal::LockdepOff(k);
         if (f.kind == LockdepFinding::kCircular)
-          k.Warn(Check::kLockdepCircular,
-                 "WARNING: possible circular locking dependency detected",
-                 LockdepCircularReport(KernelInternal::Lockdep(k), t, cls, at, f));
+          k.Warn(
+              Check::kLockdepCircular,
+              "WARNING: possible circular locking dependency detected",
+              LockdepCircularReport(KernelInternal::Lockdep(k), t, cls, at, f));
         else
-          k.Warn(Check::kLockdepIrqOrder,
-                 "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected",
-                 LockdepIrqOrderReport(KernelInternal::Lockdep(k), t, cls, at, f));
+          k.Warn(
+              Check::kLockdepIrqOrder,
+              "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected",
+              LockdepIrqOrderReport(KernelInternal::Lockdep(k), t, cls, at, f));
       }
     }
   }

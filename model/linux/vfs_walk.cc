@@ -36,6 +36,24 @@ bool CollectEntry(::dir_context* ctx, const char* name, int len, kabi::loff_t,
   return true;
 }
 
+// An open directory at `pos` (*f) and the dir_context that collects its
+// entries into `out`, up to `max` in all.
+WalkDirContext* OpenDirWalk(kabi::inode* dir, kabi::loff_t pos,
+                            std::vector<LinuxDirent>* out, size_t max,
+                            ::file** f) {
+  Kernel& k = Kernel::Current();
+  *f = k.New<::file>();
+  (*f)->f_inode = dir;
+  (*f)->f_mapping = dir->i_mapping;
+  (*f)->f_pos = pos;
+  auto* w = k.New<WalkDirContext>();
+  w->ctx.actor = CollectEntry;
+  w->ctx.pos = pos;
+  w->out = out;
+  w->max = max;
+  return w;
+}
+
 ::dentry* NewDentry(::super_block* sb, const std::string& name) {
   Kernel& k = Kernel::Current();
   auto* copy = k.New<std::string>(name);
@@ -68,15 +86,8 @@ kabi::inode* LinuxRootInode(kabi::super_block* sb) {
 int LinuxReadDir(kabi::inode* dir, size_t max, std::vector<LinuxDirent>* out) {
   if (dir->i_fop == nullptr || dir->i_fop->iterate_shared == nullptr)
     return -ENOTDIR;
-  Kernel& k = Kernel::Current();
-  auto* f = k.New<::file>();
-  f->f_inode = dir;
-  f->f_mapping = dir->i_mapping;
-  auto* w = k.New<WalkDirContext>();
-  w->ctx.actor = CollectEntry;
-  w->ctx.pos = 0;
-  w->out = out;
-  w->max = max;
+  ::file* f = nullptr;
+  WalkDirContext* w = OpenDirWalk(dir, 0, out, max, &f);
   // getdents calls ->iterate_shared until it emits nothing more.
   for (int round = 0; round < 64; round++) {
     const size_t before = out->size();
@@ -92,16 +103,8 @@ int LinuxGetdents(kabi::inode* dir, int64_t* pos, size_t room,
                   std::vector<LinuxDirent>* out) {
   if (dir->i_fop == nullptr || dir->i_fop->iterate_shared == nullptr)
     return -ENOTDIR;
-  Kernel& k = Kernel::Current();
-  auto* f = k.New<::file>();
-  f->f_inode = dir;
-  f->f_mapping = dir->i_mapping;
-  f->f_pos = *pos;
-  auto* w = k.New<WalkDirContext>();
-  w->ctx.actor = CollectEntry;
-  w->ctx.pos = f->f_pos;
-  w->out = out;
-  w->max = out->size() + room;
+  ::file* f = nullptr;
+  WalkDirContext* w = OpenDirWalk(dir, *pos, out, out->size() + room, &f);
   const int err = dir->i_fop->iterate_shared(f, &w->ctx);
   *pos = w->ctx.pos;  // file->f_pos = ctx->pos
   return err < 0 ? err : 0;

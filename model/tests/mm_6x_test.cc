@@ -23,50 +23,10 @@
 #include "model/mm/filemap_read.h"
 #include "model/sched/explorer.h"
 #include "model/sched/strategy.h"
+#include "model/tests/fake_page_fs.h"
 
 namespace squashlab {
 namespace {
-
-// A file system whose page n holds the byte n & 0xff, with knobs.
-struct FakeFs {
-  std::vector<std::pair<unsigned long, size_t>> batches;  // ->readahead
-  std::vector<unsigned long> folio_reads;                 // ->read_folio
-  size_t take = ~size_t{0};         // pages ->readahead takes per batch
-  std::set<unsigned long> failing;  // pages whose read fails
-};
-FakeFs* g_fs = nullptr;
-
-void Fill(page* p) {
-  if (g_fs->failing.count(p->index) == 0) {
-    std::memset(page_address(p), static_cast<int>(p->index & 0xff), PAGE_SIZE);
-    SetPageUptodate(p);
-  }
-  unlock_page(p);
-}
-
-void FakeReadahead(readahead_control* rac) {
-  g_fs->batches.emplace_back(rac->pages.front()->index, rac->pages.size());
-  size_t n = std::min(g_fs->take, rac->pages.size());
-  std::vector<page*> taken(rac->pages.begin(), rac->pages.begin() + n);
-  rac->pages.erase(rac->pages.begin(), rac->pages.begin() + n);
-  for (page* p : taken) {
-    Fill(p);
-    put_page(p);
-  }
-}
-
-int FakeReadFolio(file*, page* p) {
-  g_fs->folio_reads.push_back(p->index);
-  Fill(p);
-  return 0;
-}
-
-const address_space_operations kFakeOps = [] {
-  address_space_operations ops;
-  ops.readpage = FakeReadFolio;
-  ops.readahead = FakeReadahead;
-  return ops;
-}();
 
 struct ReadLog {
   std::vector<long> results;
@@ -84,11 +44,7 @@ ReadLog ReadFile(MmEra era, unsigned long pages, size_t bs, int reads,
   sc.name = "mm6x";
   sc.config.mm_era = era;
   sc.setup = [&](Kernel& k) {
-    inode* ino = k.New<inode>();
-    ino->i_size = pages * PAGE_SIZE;
-    ino->i_mapping = new_address_space("fake");
-    ino->i_mapping->host = ino;
-    ino->i_mapping->a_ops = &kFakeOps;
+    inode* ino = NewFakeFile(k, pages);
     k.Spawn(TaskSpec{
         "dd", TaskContext::kProcess, 0, 0, 0, [&, ino] {
           for (unsigned long idx : pre) {
@@ -97,7 +53,7 @@ ReadLog ReadFile(MmEra era, unsigned long pages, size_t bs, int reads,
             FakeReadFolio(nullptr, p);
             put_page(p);
           }
-          g_fs->folio_reads.clear();
+          g_fake_page_fs->folio_reads.clear();
           file* f = open_file(ino, 32);
           int64_t pos = static_cast<int64_t>(from);
           std::vector<char> buf(bs);
@@ -123,9 +79,9 @@ using Batches = std::vector<std::pair<unsigned long, size_t>>;
 
 class Mm6x : public ::testing::TestWithParam<MmEra> {
  protected:
-  void SetUp() override { g_fs = &fs_; }
-  void TearDown() override { g_fs = nullptr; }
-  FakeFs fs_;
+  void SetUp() override { g_fake_page_fs = &fs_; }
+  void TearDown() override { g_fake_page_fs = nullptr; }
+  FakePageFs fs_;
 };
 
 // 4K reads from the start: 4 pages (mark on page 1), then each marked page

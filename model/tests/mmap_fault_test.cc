@@ -22,48 +22,10 @@
 #include "model/mm/filemap_read.h"
 #include "model/sched/explorer.h"
 #include "model/sched/strategy.h"
+#include "model/tests/fake_page_fs.h"
 
 namespace squashlab {
 namespace {
-
-// A file system whose page n holds the byte n & 0xff.
-struct FakeFs {
-  std::vector<std::pair<unsigned long, size_t>> batches;  // ->readahead
-  std::vector<unsigned long> folio_reads;                 // ->read_folio
-  std::set<unsigned long> failing;  // pages whose read fails
-};
-FakeFs* g_fs = nullptr;
-
-void Fill(page* p) {
-  if (g_fs->failing.count(p->index) == 0) {
-    std::memset(page_address(p), static_cast<int>(p->index & 0xff), PAGE_SIZE);
-    SetPageUptodate(p);
-  }
-  unlock_page(p);
-}
-
-void FakeReadahead(readahead_control* rac) {
-  g_fs->batches.emplace_back(rac->pages.front()->index, rac->pages.size());
-  std::vector<page*> taken = std::move(rac->pages);
-  rac->pages.clear();
-  for (page* p : taken) {
-    Fill(p);
-    put_page(p);
-  }
-}
-
-int FakeReadFolio(file*, page* p) {
-  g_fs->folio_reads.push_back(p->index);
-  Fill(p);
-  return 0;
-}
-
-const address_space_operations kFakeOps = [] {
-  address_space_operations ops;
-  ops.readpage = FakeReadFolio;
-  ops.readahead = FakeReadahead;
-  return ops;
-}();
 
 // Adds page idx to the cache, filled (uptodate) or not, unlocked.
 page* Cache(inode* ino, unsigned long idx, bool uptodate) {
@@ -86,11 +48,7 @@ std::vector<Report> RunTask(MmEra era, unsigned long pages,
   sc.name = "mmap_fault";
   sc.config.mm_era = era;
   sc.setup = [&](Kernel& k) {
-    inode* ino = k.New<inode>();
-    ino->i_size = pages * PAGE_SIZE;
-    ino->i_mapping = new_address_space("fake");
-    ino->i_mapping->host = ino;
-    ino->i_mapping->a_ops = &kFakeOps;
+    inode* ino = NewFakeFile(k, pages);
     k.Spawn(TaskSpec{"mmap", TaskContext::kProcess, 0, 0, 0,
                      [&, ino] { body(ino); }});
   };
@@ -108,9 +66,9 @@ std::set<unsigned long> Mapped(const vm_area_struct* vma) {
 
 class MmapFault : public ::testing::TestWithParam<MmEra> {
  protected:
-  void SetUp() override { g_fs = &fs_; }
-  void TearDown() override { g_fs = nullptr; }
-  FakeFs fs_;
+  void SetUp() override { g_fake_page_fs = &fs_; }
+  void TearDown() override { g_fake_page_fs = nullptr; }
+  FakePageFs fs_;
 };
 
 // Pages 0..15 cached: 4 not uptodate, 6 marked PG_readahead, 9 locked by

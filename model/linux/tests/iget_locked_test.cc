@@ -70,7 +70,7 @@ TEST(IgetLocked, AnInodeHashedDuringTheAllocationWins) {
   ASSERT_NE(s.inner, nullptr);
   EXPECT_EQ(s.outer, s.inner);  // one inode for the number
   EXPECT_EQ(s.allocs, 2);
-  EXPECT_EQ(s.live, 1);  // the second allocation destroyed
+  EXPECT_EQ(s.live, 1);                      // the second allocation destroyed
   EXPECT_EQ(s.outer->i_state & kINew, 0UL);  // read by the inner lookup
 }
 
