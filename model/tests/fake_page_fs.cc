@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstring>
 
-
 namespace squashlab {
 
 FakePageFs* g_fake_page_fs = nullptr;
