@@ -24,6 +24,11 @@ address_space* new_address_space(std::string name) {
   return m;
 }
 
+// A lockless look at i_mmap's root, as the kernel's: no scheduling point.
+bool mapping_mapped(const address_space* mapping) {
+  return mapping->i_mmap_count != 0;
+}
+
 bool page_cache_has(address_space* mapping, pgoff_t index) {
   Kernel& k = Kernel::Current();
   std::lock_guard<RunMutex> l(KernelInternal::TreeLock(k));

@@ -32,10 +32,16 @@ struct address_space {
   std::string name;
   inode* host = nullptr;                            // the file's inode
   const address_space_operations* a_ops = nullptr;  // set by the file system
+  // The vmas mapping it: the size of i_mmap, which mmap links a vma into
+  // and munmap unlinks it from (6.12 mm/vma.c:136, 150).
+  unsigned long i_mmap_count = 0;
 };
 
 // Registers a new, empty mapping with the current kernel.
 address_space* new_address_space(std::string name);
+
+// mapping_mapped (6.12 include/linux/fs.h:581): whether any vma maps it.
+bool mapping_mapped(const address_space* mapping);
 
 // A referenced page at index, or nullptr.
 page* find_get_page(address_space* mapping, pgoff_t index);

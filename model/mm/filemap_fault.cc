@@ -306,6 +306,7 @@ vm_area_struct* mmap_file(file* filp, uint64_t offset, uint64_t len,
   vma->vm_pgoff = static_cast<unsigned long>(offset >> PAGE_SHIFT);
   vma->nr_pages = static_cast<unsigned long>(DivRoundUpPages(len));
   vma->vm_flags = vm_flags;
+  filp->f_mapping->i_mmap_count++;  // __vma_link_file (mm/vma.c:136)
   return vma;
 }
 
@@ -313,6 +314,7 @@ void munmap(vm_area_struct* vma) {
   Kernel::Current().Point("munmap", vma->vm_pgoff);
   for (auto& [index, p] : vma->pte) put_page(p);
   vma->pte.clear();
+  vma->vm_file->f_mapping->i_mmap_count--;  // __remove_shared_vm_struct
 }
 
 vm_fault_t mmap_load(vm_area_struct* vma, uint64_t offset, char* buf,

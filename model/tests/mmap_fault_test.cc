@@ -106,6 +106,26 @@ TEST_P(MmapFault, FaultAroundMapsOnlyUptodateUnlockedPagesWithoutSleeping) {
   EXPECT_TRUE(fs_.folio_reads.empty());
 }
 
+// mapping_mapped (include/linux/fs.h) is true from mmap to the last munmap
+// of the file, whoever maps it.
+TEST_P(MmapFault, MappingMappedFromMmapToTheLastMunmap) {
+  std::vector<bool> seen;
+  auto reports = RunTask(GetParam(), 8, [&](inode* ino) {
+    address_space* m = ino->i_mapping;
+    file* f = open_file(ino, 32);
+    seen.push_back(mapping_mapped(m));
+    vm_area_struct* a = mmap_file(f, 0, 8 * PAGE_SIZE);
+    seen.push_back(mapping_mapped(m));
+    vm_area_struct* b = mmap_file(open_file(ino, 32), 0, PAGE_SIZE);
+    munmap(a);
+    seen.push_back(mapping_mapped(m));
+    munmap(b);
+    seen.push_back(mapping_mapped(m));
+  });
+  EXPECT_TRUE(reports.empty()) << reports[0].ToString();
+  EXPECT_EQ(seen, (std::vector<bool>{false, true, true, false}));
+}
+
 // A cold miss at page 40 of 100: the read-around window {24, 32} (the mark
 // at 48), the fault retried after the I/O, then fault-around maps 32..47;
 // every byte as the file system wrote it.

@@ -123,6 +123,9 @@ struct page* find_get_page(struct address_space* m, pgoff_t index) {
 struct page* find_lock_page(struct address_space* m, pgoff_t index) {
   return C(squashlab::find_lock_page(MM(m, "find_lock_page"), index));
 }
+int mapping_mapped(struct address_space* m) {
+  return squashlab::mapping_mapped(MM(m, "mapping_mapped"));
+}
 struct page* grab_cache_page_nowait(struct address_space* m, pgoff_t index) {
   return C(squashlab::grab_cache_page_nowait(MM(m, "grab_cache_page_nowait"),
                                              index));

@@ -106,6 +106,8 @@ struct folio *__filemap_get_folio(struct address_space *m, pgoff_t index,
 #define add_to_page_cache_lru(p, m, i, g) \
   SL_AT(add_to_page_cache_lru(p, m, i, g))
 #define __filemap_get_folio(m, i, f, g) SL_AT(__filemap_get_folio(m, i, f, g))
+/* Whether a vma maps the file (include/linux/fs.h). */
+int mapping_mapped(struct address_space *m);
 static inline gfp_t mapping_gfp_mask(struct address_space *m) {
   return m->gfp_mask;
 }
