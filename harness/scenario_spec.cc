@@ -384,6 +384,12 @@ const std::vector<std::string>& DefaultWorkloads() {
   return kDefault;
 }
 
+const std::vector<std::string>& WorldWorkloads() {
+  static const std::vector<std::string> kWorld = {"dontneed", "mmap", "migrate",
+                                                  "names", "readlink"};
+  return kWorld;
+}
+
 const std::vector<std::string>& FaultPlans() {
   static const std::vector<std::string> kPlans = {"eio", "reada", "bitflip"};
   return kPlans;

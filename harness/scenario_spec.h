@@ -61,6 +61,12 @@ const std::vector<std::pair<std::string, std::string>>& Workloads();
 // The workloads of the default job, and the small exhaustive one.
 const std::vector<std::string>& DefaultWorkloads();
 inline constexpr const char* kSmallWorkload = "pair";
+// The world around a real tree's file system, which `verify --source` adds
+// to its default job: fadvise(DONTNEED), page faults through a mapping,
+// page migration, name operations and symlinks beside readers (real kernel
+// code only: `names` calls its directory operations, `mmap` 6.x's fault
+// path).
+const std::vector<std::string>& WorldWorkloads();
 // The RAM disk's plans for bios: eio, reada, bitflip.
 const std::vector<std::string>& FaultPlans();
 // The allocation fault plans of real kernel code (model/kernel/

@@ -44,7 +44,10 @@ struct VerifyArgs {
   std::vector<std::string> expect;
   std::string json, out_dir;
   std::string source;  // a user's fs/squashfs tree
-  int jobs = 0;        // > 0: the partitioned exhaustive search on threads
+  // --source's default job without these workloads (what a bug needs of
+  // it: a job without one of its actors).
+  std::vector<std::string> without;
+  int jobs = 0;  // > 0: the partitioned exhaustive search on threads
 };
 
 std::vector<std::string> VariantsRun(const VerifyOptions& opt) {
@@ -104,11 +107,22 @@ int BuildSource(VerifyArgs& args) {
     args.opt.decomps = {"single", "multi", "percpu"};
   // A user's tree also reads every file of the image (`every`): each shape
   // the tree's code handles (sparse and uncompressed blocks, fragment-only
-  // files, fragment tails), whichever path of it the patch touched.
+  // files, fragment tails), whichever path of it the patch touched. And,
+  // unless the command names a plan or a device, the world around the
+  // tree's read path: pages dropped by fadvise, faults through a mapping,
+  // migration, lookups, getdents, readlink and xattrs beside the readers.
   const bool named_workloads = !args.opt.workloads.empty();
   if (args.opt.workloads.empty()) {
     args.opt.workloads = DefaultWorkloads();
     args.opt.workloads.push_back("every");
+    if (args.opt.variants == std::vector<std::string>{"linux-src"} &&
+        args.opt.faults.empty() && args.opt.device.empty())
+      for (const std::string& w : WorldWorkloads())
+        args.opt.workloads.push_back(w);
+  } else if (!args.without.empty()) {
+    return UsageError("verify",
+                      "--without-workload needs the default job "
+                      "(no --workload)");
   }
   // And the images people ship, not only the embedded one: the image
   // generator's default shapes (mksquashfs's defaults, shared tail-end
@@ -125,6 +139,15 @@ int BuildSource(VerifyArgs& args) {
   if (args.opt.faults.empty() && args.opt.device.empty() &&
       args.opt.strategy != "exhaustive")
     AddPageSizedBlockDevice(args.opt, named_workloads);
+  auto without = [&](const std::string& w) {
+    return std::find(args.without.begin(), args.without.end(), w) !=
+           args.without.end();
+  };
+  std::erase_if(args.opt.workloads, without);
+  std::erase_if(args.opt.eio_workloads, without);
+  std::erase_if(args.opt.second_device_workloads, without);
+  if (args.opt.workloads.empty())
+    return UsageError("verify", "--without-workload left no workload");
   return -1;
 }
 
@@ -148,6 +171,8 @@ int RunVerifyJobs(const VerifyArgs& args) {
 
 int RunVerifyJob(VerifyArgs& args) {
   // KCSAN's instrumentation is compiled in: only a tree built here has it.
+  if (!args.without.empty() && args.source.empty())
+    return UsageError("verify", "--without-workload needs --source DIR");
   if (args.opt.detector == "kcsan" && args.source.empty())
     return UsageError("verify", "--detector kcsan needs --source DIR");
   if (args.opt.watchpoints && args.opt.detector != "kcsan")
@@ -263,6 +288,11 @@ void AddVerifyCommand(CLI::App* root, CommandRunner* run) {
                 "read path linux-src")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory);
+  c->add_option("--without-workload", args->without,
+                "with --source: the default job without this workload "
+                "(repeatable)")
+      ->type_name("W")
+      ->check(CLI::IsMember(WorkloadNames()));
   c->add_option("--json", args->json,
                 "write the result as JSON (docs/schema/verify.schema.json)")
       ->type_name("FILE")

@@ -39,7 +39,8 @@ void AddCellOptions(CLI::App* c, VerifyOptions* opt) {
       ->check(CLI::IsMember(DecompNames()));
   c->add_option("--workload", opt->workloads,
                 "a workload (repeatable; default: the default set, and "
-                "every with --source)")
+                "with --source every and the world's: dontneed, mmap, "
+                "migrate, names, readlink)")
       ->type_name("W")
       ->check(CLI::IsMember(WorkloadNames()));
   c->add_option("--kernel", opt->kernels,
