@@ -34,6 +34,9 @@ expect_exit 2 --budget 1 --strategy nosuch
 expect_exit 2 --variant linux-6.12 --decomp single --budget 1 --detector kcsan
 expect_exit 2 --variant sync-3.13 --decomp single --budget 1 --watchpoints
 expect_exit 2 --budget 1 --detector nosuch
+# --without-workload trims --source's default job: not without --source.
+expect_exit 2 --variant sync-3.13 --decomp single --budget 1 \
+  --without-workload mmap
 
 # The bitflip plan only on images whose codec checks what it decodes: a flip
 # in a zstd block is wrong bytes the kernel returns too (a usage error, with
