@@ -170,9 +170,10 @@ int RunVerifyJobs(const VerifyArgs& args) {
 }
 
 int RunVerifyJob(VerifyArgs& args) {
-  // KCSAN's instrumentation is compiled in: only a tree built here has it.
+  // --without-workload trims the default job of a tree built here.
   if (!args.without.empty() && args.source.empty())
     return UsageError("verify", "--without-workload needs --source DIR");
+  // KCSAN's instrumentation is compiled in: only a tree built here has it.
   if (args.opt.detector == "kcsan" && args.source.empty())
     return UsageError("verify", "--detector kcsan needs --source DIR");
   if (args.opt.watchpoints && args.opt.detector != "kcsan")
