@@ -12,6 +12,8 @@
 #include <fstream>
 #include <utility>
 
+#include "proptests/producer_check.h"
+
 namespace squashlab::proptests {
 namespace {
 
@@ -158,9 +160,17 @@ StatusOr<std::shared_ptr<const ImageModel>> PackUncached(
       spec.comp + " -b " + std::to_string(spec.block_size);
   for (const auto& f : spec.flags) cmd += " " + f;
   cmd += " >/dev/null 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
+  // The reader's decoding is checked below; first a peer checks that the
+  // producer wrote the files at all (producer_check.h).
+  int repacked = 0;
+  const std::string packed = PackCheckedByPeer(
+      [&]() -> std::string {
+        return std::system(cmd.c_str()) == 0 ? "" : "producer failed: " + cmd;
+      },
+      img.string(), src.string(), (scratch / "peer").string(), 3, &repacked);
+  if (!packed.empty()) {
     fs::remove_all(scratch);
-    return Status::IoError("producer failed: " + cmd);
+    return Status::IoError(packed);
   }
   auto model = LoadImageModelFile(img.string());
   fs::remove_all(scratch);

@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 
+#include "proptests/producer_check.h"
 #include "proptests/variant_case.h"
 
 namespace squashlab::proptests {
@@ -31,9 +32,18 @@ void TagCase(const VariantCase& c) {
          c.spec.faults.empty() ? "no faults" : "faults");
 }
 
+// A generated image the producer got wrong (producer_check.h) judges no
+// variant.
+void DiscardIfTheProducerFailed(const VariantCase& c) {
+  const auto image = ImageOf(c);
+  if (!image.ok() && IsProducerFault(image.status().message()))
+    RC_DISCARD(image.status().message());
+}
+
 RC_GTEST_PROP(VariantsProperty,
               CorrectVariantsReturnTheOraclesBytesAndAgreePageByPage, ()) {
   const VariantCase c = *GenVariantCase();
+  DiscardIfTheProducerFailed(c);
   TagCase(c);
   std::vector<VariantRun> runs;
   for (const std::string& v : kCorrectVariants) {
@@ -82,6 +92,7 @@ TEST(VariantsProperty, TheSamePropertyIsFalsifiedAndShrunkForAsync2013) {
   Falsification seen;
   const auto property = [&seen] {
     const VariantCase c = *GenVariantCase();
+    DiscardIfTheProducerFailed(c);
     const VariantRun run = RunVariant(c, "async-2013");
     const std::string shown = Shown(c);
     if (shown != seen.last_shown) {
