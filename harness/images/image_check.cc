@@ -20,14 +20,15 @@ Status CompareFile(squashlab::Image& img, const Inode& ino, const Entry& e) {
   if (ino.type != InodeType::kFile)
     return Status::Corruption("not a regular file");
   if (ino.file_size != e.size)
-    return Status::Corruption(std::to_string(ino.file_size) +
-                              " bytes, not " + std::to_string(e.size));
+    return Status::Corruption(std::to_string(ino.file_size) + " bytes, not " +
+                              std::to_string(e.size));
   constexpr size_t kPiece = 1 << 20;
   std::vector<uint8_t> got(kPiece), want(kPiece);
   for (uint64_t off = 0; off < e.size; off += kPiece) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kPiece, e.size - off));
-    SQL_ASSIGN_OR_RETURN(size_t read,
-                         img.ReadFile(ino, off, std::span<uint8_t>(got.data(), n)));
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(kPiece, e.size - off));
+    SQL_ASSIGN_OR_RETURN(
+        size_t read, img.ReadFile(ino, off, std::span<uint8_t>(got.data(), n)));
     if (read != n)
       return Status::Corruption("short read at byte " + std::to_string(off));
     FillBytes(e, off, want.data(), n);
@@ -56,7 +57,8 @@ Status CheckImageHoldsTree(const std::string& image_path, const Tree& tree) {
           st = CompareFile(*img, *ino, e);
           break;
         case EntryKind::kSymlink:
-          if (ino->type != InodeType::kSymlink || ino->symlink_target != e.target)
+          if (ino->type != InodeType::kSymlink ||
+              ino->symlink_target != e.target)
             st = Status::Corruption("symlink target differs");
           break;
         case EntryKind::kHardLink:
