@@ -10,6 +10,7 @@
 #include "harness/linux_mount.h"
 #include "harness/mount.h"
 #include "harness/names_workload.h"
+#include "harness/small_image.h"
 #include "harness/workload_files.h"
 #include "harness/workloads.h"
 #include "hw_emul/block_device.h"
@@ -21,8 +22,6 @@
 #include "reader/image_bytes.h"
 
 namespace squashlab {
-
-std::span<const uint8_t> EmbeddedSmallImage();  // small_image.cc (generated)
 
 namespace {
 

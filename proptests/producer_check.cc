@@ -76,8 +76,7 @@ std::string PeerFindsImageDiffers(const std::string& image,
 }
 
 std::string PackCheckedByPeer(const std::function<std::string()>& pack,
-                              const std::string& image,
-                              const std::string& src,
+                              const std::string& image, const std::string& src,
                               const std::string& scratch, int tries,
                               int* repacked) {
   std::string why;

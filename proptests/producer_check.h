@@ -31,8 +31,7 @@ std::string PeerFindsImageDiffers(const std::string& image,
 // (N tries): <the last difference>". `*repacked` counts the images thrown
 // away.
 std::string PackCheckedByPeer(const std::function<std::string()>& pack,
-                              const std::string& image,
-                              const std::string& src,
+                              const std::string& image, const std::string& src,
                               const std::string& scratch, int tries,
                               int* repacked);
 

@@ -102,8 +102,8 @@ TEST_F(ProducerCheck, APackIsRepeatedWhileTheImageIsWrong) {
   EXPECT_EQ(repacked, 2);
 
   calls = repacked = 0;
-  const std::string never = PackCheckedByPeer(producer(99), image(),
-                                              src_.string(), peer, 2, &repacked);
+  const std::string never = PackCheckedByPeer(
+      producer(99), image(), src_.string(), peer, 2, &repacked);
   EXPECT_TRUE(IsProducerFault(never)) << never;
   EXPECT_NE(never.find("(2 tries): unsquashfs extracts /sub/b: bytes differ"),
             std::string::npos)
@@ -111,9 +111,9 @@ TEST_F(ProducerCheck, APackIsRepeatedWhileTheImageIsWrong) {
   EXPECT_EQ(repacked, 2);
 
   // A producer that fails is not a wrong image.
-  const std::string failed = PackCheckedByPeer(
-      [] { return std::string("producer failed: x"); }, image(),
-      src_.string(), peer, 3, &repacked);
+  const std::string failed =
+      PackCheckedByPeer([] { return std::string("producer failed: x"); },
+                        image(), src_.string(), peer, 3, &repacked);
   EXPECT_EQ(failed, "producer failed: x");
   EXPECT_FALSE(IsProducerFault(failed));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // This file implements BuildImage: generate the tree, write it beside the
-// output, run the producer into a temporary name, rename on success.
+// output, run the producer into a temporary name, check that the image
+// holds the tree (packing again when it does not), rename on success.
 #include "harness/images/build.h"
 
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <filesystem>
 
 #include "harness/images/content.h"
+#include "harness/images/image_check.h"
 #include "harness/images/producer.h"
 #include "harness/images/tree_writer.h"
 
@@ -45,6 +47,10 @@ StatusOr<std::string> MakeTempDir(const fs::path& beside,
   return templ;
 }
 
+// The producer's race (image_check.h) does not repeat every time: a wrong
+// image is made again, this many times in all.
+constexpr int kPackTries = 3;
+
 Status Pack(const Shape& shape, const std::string& work,
             const std::string& out) {
   const Tree tree = MakeTree(shape);
@@ -55,8 +61,20 @@ Status Pack(const Shape& shape, const std::string& work,
   SQL_RETURN_IF_ERROR(WriteTree(tree, root).WithContext(shape.name));
   if (shape.producer == Producer::kGensquashfsPackFile)
     SQL_RETURN_IF_ERROR(WritePackFile(tree, pack));
-  return RunCommand(ProducerArgs(shape, root, pack, out))
-      .WithContext(shape.name);
+  Status held;
+  for (int t = 0; t < kPackTries; ++t) {
+    std::error_code ec;
+    fs::remove(out, ec);
+    SQL_RETURN_IF_ERROR(RunCommand(ProducerArgs(shape, root, pack, out))
+                            .WithContext(shape.name));
+    held = CheckImageHoldsTree(out, tree);
+    if (held.ok()) return held;
+  }
+  return Status::Corruption(shape.name +
+                            ": the producer wrote an image that "
+                            "does not hold its tree (" +
+                            std::to_string(kPackTries) +
+                            " tries): " + held.message());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "harness/images/build.h"        // IWYU pragma: export
 #include "harness/images/image_cache.h"  // IWYU pragma: export
+#include "harness/images/image_check.h"  // IWYU pragma: export
 #include "harness/images/shape.h"        // IWYU pragma: export
 
 #endif  // SQUASHLAB_HARNESS_IMAGES_IMAGES_H_

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <span>
@@ -161,6 +162,54 @@ TEST(BuildImage, TheReaderFindsTheGeneratedTree) {
     ASSERT_TRUE(img.ok()) << name;
     ExpectTree(*FindShape(name), **img);
   }
+}
+
+// The check BuildImage runs on every image: the built tree passes; the
+// same image against a tree with one byte, one size or one symlink target
+// changed, or one entry more, does not.
+TEST(CheckImageHoldsTree, FindsTheTreeAndOnlyIt) {
+  const Shape& shape = *FindShape("gzip-128k");
+  const std::string path = Image(shape.name);
+  const Tree tree = MakeTree(shape);
+  EXPECT_TRUE(CheckImageHoldsTree(path, tree).ok());
+  const auto changed = [&](const std::function<bool(Entry&)>& change) {
+    Tree t = tree;
+    for (Entry& e : t.entries) {
+      if (change(e)) return CheckImageHoldsTree(path, t);
+    }
+    return Status::InvalidArgument("nothing to change");
+  };
+  const Status seed = changed([](Entry& e) {
+    if (e.kind != EntryKind::kFile || e.size < 2 * 131072 ||
+        e.fill != Fill::kBinary)
+      return false;
+    e.seed ^= 1;
+    return true;
+  });
+  EXPECT_EQ(seed.code(), StatusCode::kCorruption) << seed.ToString();
+  EXPECT_NE(seed.message().find("differs"), std::string::npos)
+      << seed.ToString();
+  const Status size = changed([](Entry& e) {
+    if (e.kind != EntryKind::kFile || e.size == 0) return false;
+    e.size -= 1;
+    return true;
+  });
+  EXPECT_NE(size.message().find("bytes, not"), std::string::npos)
+      << size.ToString();
+  const Status target = changed([](Entry& e) {
+    if (e.kind != EntryKind::kSymlink) return false;
+    e.target += "x";
+    return true;
+  });
+  EXPECT_NE(target.message().find("symlink target differs"), std::string::npos)
+      << target.ToString();
+  Tree more = tree;
+  Entry absent;
+  absent.path = "not-there";
+  more.entries.push_back(absent);
+  const Status missing = CheckImageHoldsTree(path, more);
+  EXPECT_NE(missing.message().find("/not-there"), std::string::npos)
+      << missing.ToString();
 }
 
 struct Layouts {

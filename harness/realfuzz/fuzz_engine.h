@@ -16,15 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "harness/realfuzz/seed_image.h"
 #include "harness/realfuzz/walk.h"
 #include "model/base/report.h"
 
 namespace squashlab {
-
-struct SeedImage {
-  std::string name;
-  std::vector<uint8_t> bytes;
-};
 
 struct FuzzOptions {
   WalkTarget target;

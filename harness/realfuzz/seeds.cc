@@ -14,9 +14,9 @@
 #include <fstream>
 #include <span>
 
-namespace squashlab {
+#include "harness/small_image.h"
 
-std::span<const uint8_t> EmbeddedSmallImage();  // small_image.cc (generated)
+namespace squashlab {
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/realfuzz/fuzz_engine.h"
+#include "harness/realfuzz/seed_image.h"
 #include "reader/status.h"
 
 namespace squashlab {
