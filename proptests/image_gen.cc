@@ -162,12 +162,11 @@ StatusOr<std::shared_ptr<const ImageModel>> PackUncached(
   cmd += " >/dev/null 2>&1";
   // The reader's decoding is checked below; first a peer checks that the
   // producer wrote the files at all (producer_check.h).
-  int repacked = 0;
   const std::string packed = PackCheckedByPeer(
       [&]() -> std::string {
         return std::system(cmd.c_str()) == 0 ? "" : "producer failed: " + cmd;
       },
-      img.string(), src.string(), (scratch / "peer").string(), 3, &repacked);
+      img.string(), src.string(), (scratch / "peer").string(), 3);
   if (!packed.empty()) {
     fs::remove_all(scratch);
     return Status::IoError(packed);

@@ -28,12 +28,12 @@ std::string PeerFindsImageDiffers(const std::string& image,
 // `tries` times (a producer's race is not repeated every time). Returns
 // "" when an image holds `src`; "producer failed: ..." when `pack` failed;
 // otherwise "the producer wrote an image that does not hold its tree
-// (N tries): <the last difference>". `*repacked` counts the images thrown
-// away.
+// (N tries): <the last difference>". `*repacked`, when given, counts the
+// images thrown away.
 std::string PackCheckedByPeer(const std::function<std::string()>& pack,
                               const std::string& image, const std::string& src,
                               const std::string& scratch, int tries,
-                              int* repacked);
+                              int* repacked = nullptr);
 
 inline bool IsProducerFault(const std::string& why) {
   return why.rfind("the producer wrote", 0) == 0;

@@ -166,7 +166,7 @@ TEST(BuildImage, TheReaderFindsTheGeneratedTree) {
 
 // The check BuildImage runs on every image: the built tree passes; the
 // same image against a tree with one byte, one size or one symlink target
-// changed, or one entry more, does not.
+// changed, one entry more, or a hard link to another file, does not.
 TEST(CheckImageHoldsTree, FindsTheTreeAndOnlyIt) {
   const Shape& shape = *FindShape("gzip-128k");
   const std::string path = Image(shape.name);
@@ -210,6 +210,26 @@ TEST(CheckImageHoldsTree, FindsTheTreeAndOnlyIt) {
   const Status missing = CheckImageHoldsTree(path, more);
   EXPECT_NE(missing.message().find("/not-there"), std::string::npos)
       << missing.ToString();
+
+  // Hard links: only the pack-file shape has them.
+  const Shape& pack = *FindShape("ng-zstd-8k-packfile");
+  Tree linked = MakeTree(pack);
+  const std::string pack_path = Image(pack.name);
+  EXPECT_TRUE(CheckImageHoldsTree(pack_path, linked).ok());
+  const auto link = std::find_if(
+      linked.entries.begin(), linked.entries.end(),
+      [](const Entry& e) { return e.kind == EntryKind::kHardLink; });
+  ASSERT_NE(link, linked.entries.end());
+  const auto other = std::find_if(
+      linked.entries.begin(), linked.entries.end(), [&](const Entry& e) {
+        return e.kind == EntryKind::kFile && e.path != link->target;
+      });
+  ASSERT_NE(other, linked.entries.end());
+  link->target = other->path;
+  const Status relinked = CheckImageHoldsTree(pack_path, linked);
+  EXPECT_NE(relinked.message().find("not a link to " + other->path),
+            std::string::npos)
+      << relinked.ToString();
 }
 
 struct Layouts {
